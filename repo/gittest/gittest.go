@@ -1,0 +1,194 @@
+// Package gittest makes real temporary git repositories for tests and checks
+// them with the real git command line. Nothing here mocks git.
+package gittest
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Env is the environment git runs with in tests: no system or global config,
+// a fixed identity, so results do not depend on the machine.
+func Env() []string {
+	return append(os.Environ(),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=Test Person", "GIT_AUTHOR_EMAIL=person@example.com",
+		"GIT_COMMITTER_NAME=Test Person", "GIT_COMMITTER_EMAIL=person@example.com",
+		"LC_ALL=C",
+	)
+}
+
+// New makes an empty repository (branch main, unborn) in a temporary
+// directory and returns its symlink-free path.
+func New(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	Git(t, dir, "init", "-q", "-b", "main")
+	return dir
+}
+
+// NewWithCommit makes a repository whose HEAD commit holds files.
+func NewWithCommit(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := New(t)
+	Commit(t, dir, files)
+	return dir
+}
+
+// Git runs git in dir and returns its standard output; any failure (or
+// output on standard error for fsck-like checks left to the caller) fails
+// the test.
+func Git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	out, err := GitErr(dir, args...)
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// GitErr runs git in dir and returns its combined output and error.
+func GitErr(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = Env()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err != nil {
+		return stdout.String() + stderr.String(), err
+	}
+	return stdout.String(), nil
+}
+
+// WriteFile writes a worktree file, creating parent directories.
+func WriteFile(t testing.TB, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ReadFile returns a worktree file's bytes, or "<missing>" when it does not
+// exist, so that tests can compare absence too.
+func ReadFile(t testing.TB, dir, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if os.IsNotExist(err) {
+		return Missing
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Missing is what ReadFile returns for a file that does not exist.
+const Missing = "<missing>"
+
+// Commit writes files, stages everything and commits on the current branch.
+func Commit(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		WriteFile(t, dir, rel, content)
+	}
+	Git(t, dir, "add", "-A")
+	Git(t, dir, "commit", "-q", "--allow-empty", "-m", "person's commit")
+}
+
+// Rev returns what rev resolves to, or "" when it does not resolve.
+func Rev(t testing.TB, dir, rev string) string {
+	t.Helper()
+	out, err := GitErr(dir, "rev-parse", "-q", "--verify", rev)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(out)
+}
+
+// Fsck fails the test unless `git fsck --strict` is clean.
+func Fsck(t testing.TB, dir string) {
+	t.Helper()
+	cmd := exec.Command("git", "fsck", "--strict", "--no-dangling")
+	cmd.Dir = dir
+	cmd.Env = Env()
+	out, err := cmd.CombinedOutput()
+	var problems []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if line != "" && !strings.HasPrefix(line, "notice:") {
+			problems = append(problems, line)
+		}
+	}
+	if err != nil || len(problems) != 0 {
+		t.Fatalf("git fsck --strict: %v\n%s", err, out)
+	}
+}
+
+// State is everything of a person's repository that git-edit must never
+// change: HEAD, the index, branches and tags, config, stash.
+type State struct {
+	Head, SymbolicHead, Index, Refs, Config, Stash string
+}
+
+// Snapshot records the person's State of the repository at dir.
+func Snapshot(t testing.TB, dir string) State {
+	t.Helper()
+	gitDir := strings.TrimSpace(Git(t, dir, "rev-parse", "--absolute-git-dir"))
+	common := strings.TrimSpace(Git(t, dir, "rev-parse", "--git-common-dir"))
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(dir, common)
+	}
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	sym, _ := GitErr(dir, "symbolic-ref", "-q", "HEAD")
+	return State{
+		Head:         Rev(t, dir, "HEAD"),
+		SymbolicHead: sym,
+		Index:        read(filepath.Join(gitDir, "index")),
+		Refs:         Git(t, dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/tags", "refs/remotes", "refs/stash"),
+		Config:       read(filepath.Join(common, "config")),
+		Stash:        Git(t, dir, "stash", "list"),
+	}
+}
+
+// Status is `git status --porcelain` (untracked files listed one by one).
+func Status(t testing.TB, dir string) string {
+	t.Helper()
+	return Git(t, dir, "status", "--porcelain=v1", "--untracked-files=all")
+}
+
+// StatusExcept is Status without the lines naming any of paths: the status
+// of the files an operation did not touch.
+func StatusExcept(t testing.TB, dir string, paths ...string) string {
+	t.Helper()
+	var keep []string
+	for _, line := range strings.SplitAfter(Status(t, dir), "\n") {
+		drop := false
+		for _, p := range paths {
+			if len(line) > 3 && strings.TrimSpace(line[3:]) == p {
+				drop = true
+			}
+		}
+		if !drop {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "")
+}

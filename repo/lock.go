@@ -1,0 +1,54 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// ErrLockTimeout is returned when the edit lock could not be taken before
+// the context ended.
+var ErrLockTimeout = errors.New("timed out waiting for the repository's edit lock")
+
+// Lock takes the repository-wide edit lock: an flock on
+// <common dir>/git-edit/lock, held from reading a file to updating the ref so
+// that concurrent processes (or goroutines) never lose an edit. The kernel
+// drops an flock when its holder dies, so a crash never leaves it stuck.
+// It waits, polling, until the lock is free or ctx ends; the returned
+// function releases it.
+func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
+	dir := r.stateDir()
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, "lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		return nil, fmt.Errorf("open edit lock %s: %w", path, err)
+	}
+	wait := 100 * time.Microsecond
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() {
+				syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				f.Close()
+			}, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("%w (%s is held by another git-edit process; retry when it finishes): %w", ErrLockTimeout, path, ctx.Err())
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, 20*time.Millisecond)
+	}
+}

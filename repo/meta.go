@@ -1,0 +1,134 @@
+package repo
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Ops recorded in the Edit-Op trailer.
+const (
+	OpEdit     = "edit"     // a dialect changed files
+	OpSync     = "sync"     // bytes found on disk, recorded before an operation
+	OpUndo     = "undo"     // reverts an earlier commit's change to some paths
+	OpRedo     = "redo"     // reverts an undo
+	OpRollback = "rollback" // returns paths to an earlier state of the session
+)
+
+// Meta is what a session commit says about itself, in trailers at the end of
+// its message:
+//
+//	Edit-Op: edit
+//	Edit-Tool: text_editor.str_replace
+//	Edit-Session: default
+//	Edit-Path: src/main.go
+//	Edit-Prev: <commit> src/main.go
+//	Edit-Undoes: <commit>
+//
+// Edit-Path names every path the commit changed. Edit-Prev names, per path,
+// the previous commit of the session that changed it (absent on a session's
+// first touch of a path), so history questions about one path follow that
+// chain instead of walking every commit.
+type Meta struct {
+	Op      string
+	Tool    string
+	Session string
+	Paths   []string
+	Prev    map[string]plumbing.Hash
+	Undoes  plumbing.Hash
+}
+
+// Touches reports whether the commit changed path.
+func (m Meta) Touches(path string) bool {
+	for _, p := range m.Paths {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// Message renders the full commit message: subject, blank line, trailers.
+func (m Meta) Message(subject string) string {
+	var b strings.Builder
+	b.WriteString(oneLine(subject))
+	b.WriteString("\n\n")
+	fmt.Fprintf(&b, "Edit-Op: %s\n", m.Op)
+	if m.Tool != "" {
+		fmt.Fprintf(&b, "Edit-Tool: %s\n", m.Tool)
+	}
+	fmt.Fprintf(&b, "Edit-Session: %s\n", m.Session)
+	for _, p := range m.Paths {
+		fmt.Fprintf(&b, "Edit-Path: %s\n", quotePath(p))
+	}
+	for _, p := range m.Paths {
+		if prev, ok := m.Prev[p]; ok && !prev.IsZero() {
+			fmt.Fprintf(&b, "Edit-Prev: %s %s\n", prev, quotePath(p))
+		}
+	}
+	if !m.Undoes.IsZero() {
+		fmt.Fprintf(&b, "Edit-Undoes: %s\n", m.Undoes)
+	}
+	return b.String()
+}
+
+// ParseMeta reads the trailers of a commit message. ok is false when the
+// message carries no Edit-Op trailer, i.e. the commit is not a session
+// commit (such as the HEAD commit a session starts from).
+func ParseMeta(message string) (m Meta, ok bool) {
+	// Trailers are the last paragraph; the subject never counts.
+	body := strings.TrimRight(message, "\n")
+	i := strings.LastIndex(body, "\n\n")
+	if i < 0 {
+		return m, false
+	}
+	for _, line := range strings.Split(body[i+2:], "\n") {
+		key, val, found := strings.Cut(line, ": ")
+		if !found {
+			continue
+		}
+		switch key {
+		case "Edit-Op":
+			m.Op, ok = val, true
+		case "Edit-Tool":
+			m.Tool = val
+		case "Edit-Session":
+			m.Session = val
+		case "Edit-Path":
+			m.Paths = append(m.Paths, unquotePath(val))
+		case "Edit-Prev":
+			h, p, _ := strings.Cut(val, " ")
+			if plumbing.IsHash(h) {
+				if m.Prev == nil {
+					m.Prev = map[string]plumbing.Hash{}
+				}
+				m.Prev[unquotePath(p)] = plumbing.NewHash(h)
+			}
+		case "Edit-Undoes":
+			if plumbing.IsHash(val) {
+				m.Undoes = plumbing.NewHash(val)
+			}
+		}
+	}
+	return m, ok
+}
+
+// quotePath writes a path as is unless it could not be read back from one
+// trailer line; then it is Go-quoted.
+func quotePath(p string) string {
+	if p == "" || p[0] == '"' || p[0] == ' ' || p[len(p)-1] == ' ' || strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return strconv.Quote(p)
+	}
+	return p
+}
+
+func unquotePath(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		if u, err := strconv.Unquote(s); err == nil {
+			return u
+		}
+	}
+	return s
+}

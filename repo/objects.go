@@ -1,0 +1,256 @@
+package repo
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Entry is one path's recorded state in a tree: a blob and its mode.
+// The zero Entry means "no file at this path".
+type Entry struct {
+	Hash plumbing.Hash
+	Mode filemode.FileMode
+}
+
+// Exists reports whether the entry names a file.
+func (e Entry) Exists() bool { return !e.Hash.IsZero() }
+
+// BlobHash is the object id git gives content as a blob, computed without
+// storing anything: the cheap way to compare disk bytes with a tree entry.
+func BlobHash(content []byte) plumbing.Hash {
+	return plumbing.ComputeHash(plumbing.BlobObject, content)
+}
+
+// store writes an encoded object unless the store already has it.
+func (r *Repo) store(obj plumbing.EncodedObject) (plumbing.Hash, error) {
+	h := obj.Hash()
+	if r.objects.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	if _, err := r.objects.SetEncodedObject(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store %s %s: %w", obj.Type(), h, err)
+	}
+	return h, nil
+}
+
+// StoreBlob stores content as a blob and returns its id.
+func (r *Repo) StoreBlob(content []byte) (plumbing.Hash, error) {
+	obj := r.objects.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	obj.SetSize(int64(len(content)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store blob: %w", err)
+	}
+	if _, err := w.Write(content); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store blob: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store blob: %w", err)
+	}
+	return r.store(obj)
+}
+
+// ReadBlob returns a blob's bytes.
+func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
+	obj, err := r.objects.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	defer rd.Close()
+	b := make([]byte, obj.Size())
+	if _, err := io.ReadFull(rd, b); err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	return b, nil
+}
+
+// ReadCommit decodes a commit object.
+func (r *Repo) ReadCommit(h plumbing.Hash) (*object.Commit, error) {
+	c, err := object.GetCommit(r.objects, h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	return c, nil
+}
+
+func (r *Repo) readTree(h plumbing.Hash) ([]object.TreeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	t, err := object.GetTree(r.objects, h)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", h, err)
+	}
+	return t.Entries, nil
+}
+
+// TreeOf returns the root tree of a commit; the zero commit has the empty
+// tree, shown as the zero hash.
+func (r *Repo) TreeOf(commit plumbing.Hash) (plumbing.Hash, error) {
+	if commit.IsZero() {
+		return plumbing.ZeroHash, nil
+	}
+	c, err := r.ReadCommit(commit)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return c.TreeHash, nil
+}
+
+// EntryAt returns the entry at a slash-separated path inside a tree, walking
+// only the trees along the path. A missing path (or one that runs through a
+// file) is the zero Entry.
+func (r *Repo) EntryAt(tree plumbing.Hash, path string) (Entry, error) {
+	parts := strings.Split(path, "/")
+	for i, name := range parts {
+		entries, err := r.readTree(tree)
+		if err != nil {
+			return Entry{}, err
+		}
+		e, ok := findEntry(entries, name)
+		if !ok {
+			return Entry{}, nil
+		}
+		if i == len(parts)-1 {
+			if e.Mode == filemode.Dir || e.Mode == filemode.Submodule {
+				return Entry{}, nil
+			}
+			return Entry{Hash: e.Hash, Mode: e.Mode}, nil
+		}
+		if e.Mode != filemode.Dir {
+			return Entry{}, nil
+		}
+		tree = e.Hash
+	}
+	return Entry{}, nil
+}
+
+func findEntry(entries []object.TreeEntry, name string) (object.TreeEntry, bool) {
+	for _, e := range entries {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return object.TreeEntry{}, false
+}
+
+// EditTree returns the id of base with only the given paths replaced: an
+// Entry that exists sets the path, the zero Entry removes it (and any
+// directory left empty). Only the trees along the changed paths are read and
+// written: tree surgery, never a scan of the worktree or the index.
+func (r *Repo) EditTree(base plumbing.Hash, changes map[string]Entry) (plumbing.Hash, error) {
+	h, _, err := r.editTree(base, changes)
+	return h, err
+}
+
+func (r *Repo) editTree(base plumbing.Hash, changes map[string]Entry) (plumbing.Hash, bool, error) {
+	entries, err := r.readTree(base)
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	// Split changes into those for this level and those for each subtree.
+	direct := map[string]Entry{}
+	sub := map[string]map[string]Entry{}
+	for p, e := range changes {
+		dir, rest, nested := strings.Cut(p, "/")
+		if !nested {
+			direct[dir] = e
+			continue
+		}
+		if sub[dir] == nil {
+			sub[dir] = map[string]Entry{}
+		}
+		sub[dir][rest] = e
+	}
+	byName := make(map[string]object.TreeEntry, len(entries))
+	for _, e := range entries {
+		byName[e.Name] = e
+	}
+	for name, e := range direct {
+		if e.Exists() {
+			byName[name] = object.TreeEntry{Name: name, Mode: e.Mode, Hash: e.Hash}
+		} else {
+			delete(byName, name)
+		}
+	}
+	for name, subChanges := range sub {
+		var subBase plumbing.Hash
+		if cur, ok := byName[name]; ok && cur.Mode == filemode.Dir {
+			subBase = cur.Hash
+		}
+		h, empty, err := r.editTree(subBase, subChanges)
+		if err != nil {
+			return plumbing.ZeroHash, false, err
+		}
+		if empty {
+			delete(byName, name)
+		} else {
+			byName[name] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+		}
+	}
+	out := make([]object.TreeEntry, 0, len(byName))
+	for _, e := range byName {
+		out = append(out, e)
+	}
+	sort.Sort(object.TreeEntrySorter(out))
+	h, err := r.storeTree(out)
+	return h, len(out) == 0, err
+}
+
+func (r *Repo) storeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
+	obj := r.objects.NewEncodedObject()
+	t := object.Tree{Entries: entries}
+	if err := t.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
+	}
+	return r.store(obj)
+}
+
+// StoreCommit writes a commit with the given tree, parent (none when zero)
+// and message, authored and committed by Identity at time now.
+func (r *Repo) StoreCommit(tree, parent plumbing.Hash, message string, now time.Time) (plumbing.Hash, error) {
+	if tree.IsZero() {
+		// The empty tree: git knows its id, but it must exist as an object.
+		h, err := r.storeTree(nil)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		tree = h
+	}
+	sig := Identity(now)
+	c := object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree}
+	if !parent.IsZero() {
+		c.ParentHashes = []plumbing.Hash{parent}
+	}
+	obj := r.objects.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
+	}
+	return r.store(obj)
+}
+
+// Identity is who git-edit commits as: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL
+// when set (as git itself honours them), else "git-edit <git-edit@localhost>".
+func Identity(now time.Time) object.Signature {
+	name, email := os.Getenv("GIT_AUTHOR_NAME"), os.Getenv("GIT_AUTHOR_EMAIL")
+	if name == "" {
+		name = "git-edit"
+	}
+	if email == "" {
+		email = "git-edit@localhost"
+	}
+	return object.Signature{Name: name, Email: email, When: now}
+}

@@ -1,0 +1,99 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrPathRefused wraps every refusal of a path argument: outside the root,
+// inside .git, inside a nested repository, an unresolvable symlink.
+var ErrPathRefused = errors.New("path refused")
+
+// Path is a file argument resolved against the repository.
+type Path struct {
+	// Abs is the absolute path on disk, symlinks in its directories resolved.
+	Abs string
+	// Rel is the path relative to the worktree top, slash-separated: the
+	// path the session's trees and trailers use.
+	Rel string
+}
+
+// Resolve turns a path argument (absolute, or relative to root) into a Path
+// confined to root: after resolving symlinks it must lie inside root and the
+// worktree, not inside any ".git" directory, and not inside a nested
+// repository or submodule. The file itself need not exist (write creates
+// it), but a symlink that cannot be resolved is refused.
+func (r *Repo) Resolve(root, arg string) (Path, error) {
+	if arg == "" {
+		return Path{}, fmt.Errorf("%w: the path is empty; give a file path relative to %s or absolute", ErrPathRefused, root)
+	}
+	rootAbs, err := filepath.Abs(root)
+	if err != nil {
+		return Path{}, fmt.Errorf("resolve root %s: %w", root, err)
+	}
+	rootReal, err := filepath.EvalSymlinks(rootAbs)
+	if err != nil {
+		return Path{}, fmt.Errorf("resolve root %s: %w", root, err)
+	}
+	abs := arg
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(rootAbs, abs)
+	}
+	abs = filepath.Clean(abs)
+	real, err := realPath(abs)
+	if err != nil {
+		return Path{}, fmt.Errorf("%w: %s: %v", ErrPathRefused, arg, err)
+	}
+	if !isUnder(real, rootReal) || !isUnder(real, r.Top) {
+		return Path{}, fmt.Errorf("%w: %s resolves to %s, outside the root %s; edit only files inside it (or pass --root)", ErrPathRefused, arg, real, rootReal)
+	}
+	if isUnder(real, r.GitDir) || isUnder(real, r.CommonDir) {
+		return Path{}, fmt.Errorf("%w: %s is inside the git directory; git-edit never writes there", ErrPathRefused, arg)
+	}
+	rel, err := filepath.Rel(r.Top, real)
+	if err != nil || rel == "." {
+		return Path{}, fmt.Errorf("%w: %s is the worktree's top directory, not a file", ErrPathRefused, arg)
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	for i, part := range parts {
+		if strings.EqualFold(part, ".git") {
+			return Path{}, fmt.Errorf("%w: %s is inside a .git directory; git-edit never writes there", ErrPathRefused, arg)
+		}
+		if i == len(parts)-1 {
+			break
+		}
+		dir := filepath.Join(append([]string{r.Top}, parts[:i+1]...)...)
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return Path{}, fmt.Errorf("%w: %s is inside the nested repository or submodule %s; run git-edit with --root %s to edit it in its own repository", ErrPathRefused, arg, dir, dir)
+		}
+	}
+	return Path{Abs: real, Rel: filepath.ToSlash(rel)}, nil
+}
+
+// realPath resolves symlinks in abs. Trailing components that do not exist
+// yet are kept as they are, so a file about to be created can be resolved.
+func realPath(abs string) (string, error) {
+	existing, rest := abs, ""
+	for {
+		if _, err := os.Lstat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			break
+		}
+		rest = filepath.Join(filepath.Base(existing), rest)
+		existing = parent
+	}
+	real, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("it is a symlink whose target does not exist")
+		}
+		return "", fmt.Errorf("cannot resolve its symlinks: %w", err)
+	}
+	return filepath.Join(real, rest), nil
+}

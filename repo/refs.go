@@ -1,0 +1,202 @@
+package repo
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Ref errors callers branch on.
+var (
+	// ErrRefChanged: the ref did not hold the expected old value.
+	ErrRefChanged = errors.New("ref changed underneath us")
+	// ErrRefLocked: "<ref>.lock" exists, held by another writer (or left by a crash).
+	ErrRefLocked = errors.New("ref is locked")
+	// ErrBadRef: a ref file or packed-refs line that is not a full hash.
+	ErrBadRef = errors.New("malformed ref")
+)
+
+// ReadRef returns the commit a ref points to, following symbolic refs such as
+// HEAD. A ref that does not exist (or an unborn branch) gives the zero hash
+// and no error. Loose refs are read first, then packed-refs, as git does.
+func (r *Repo) ReadRef(name string) (plumbing.Hash, error) {
+	for range 5 { // git's own limit on symref depth
+		b, err := os.ReadFile(r.refPath(name))
+		switch {
+		case err == nil:
+			line := string(trimLine(b))
+			if target, ok := strings.CutPrefix(line, "ref: "); ok {
+				name = strings.TrimSpace(target)
+				continue
+			}
+			return parseHash(name, line)
+		case errors.Is(err, os.ErrNotExist) || isNotDir(err):
+			return r.packedRef(name)
+		default:
+			return plumbing.ZeroHash, fmt.Errorf("read %s: %w", name, err)
+		}
+	}
+	return plumbing.ZeroHash, fmt.Errorf("%w: %s: symbolic refs nested too deeply", ErrBadRef, name)
+}
+
+// refPath is where the loose ref lives: HEAD and per-worktree refs in the
+// worktree's git dir, everything else in the common dir.
+func (r *Repo) refPath(name string) string {
+	if name == "HEAD" || strings.HasPrefix(name, "refs/worktree/") || strings.HasPrefix(name, "refs/bisect/") {
+		return filepath.Join(r.GitDir, filepath.FromSlash(name))
+	}
+	return filepath.Join(r.CommonDir, filepath.FromSlash(name))
+}
+
+func (r *Repo) packedRef(name string) (plumbing.Hash, error) {
+	f, err := os.Open(filepath.Join(r.CommonDir, "packed-refs"))
+	if errors.Is(err, os.ErrNotExist) {
+		return plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("read packed-refs: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' || line[0] == '^' {
+			continue
+		}
+		hash, ref, ok := strings.Cut(line, " ")
+		if ok && ref == name {
+			return parseHash(name, hash)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("read packed-refs: %w", err)
+	}
+	return plumbing.ZeroHash, nil
+}
+
+func parseHash(name, s string) (plumbing.Hash, error) {
+	s = strings.TrimSpace(s)
+	if len(s) != 40 || !plumbing.IsHash(s) {
+		return plumbing.ZeroHash, fmt.Errorf("%w: %s holds %q", ErrBadRef, name, s)
+	}
+	return plumbing.NewHash(s), nil
+}
+
+func isNotDir(err error) bool {
+	var pe *os.PathError
+	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
+}
+
+// UpdateRef moves ref name from old to new with git's own protocol: create
+// "<ref>.lock" exclusively, check that the ref still holds old (the zero
+// hash: must not exist), write and fsync the lock file, append a reflog line,
+// then rename the lock over the ref. Plain git running beside us sees either
+// the old or the new value, never a torn file.
+//
+// It fails with ErrRefLocked when the lock file exists and with ErrRefChanged
+// when the ref moved; in both cases nothing is changed.
+func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) (err error) {
+	path := r.refPath(name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return fmt.Errorf("create ref directory for %s: %w", name, err)
+	}
+	lockPath := path + ".lock"
+	lock, err := os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%w: %s exists; another git process is updating %s, or one crashed: if none is running, delete that file and retry", ErrRefLocked, lockPath, name)
+	}
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", name, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			lock.Close()
+			os.Remove(lockPath)
+		}
+	}()
+
+	cur, err := r.ReadRef(name)
+	if err != nil {
+		return err
+	}
+	if cur != old {
+		return fmt.Errorf("%w: %s is at %s, expected %s; retry the call", ErrRefChanged, name, short(cur), short(old))
+	}
+	if _, err := lock.WriteString(new.String() + "\n"); err != nil {
+		return fmt.Errorf("write %s: %w", lockPath, err)
+	}
+	if err := lock.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", lockPath, err)
+	}
+	if err := lock.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", lockPath, err)
+	}
+	if err := r.appendReflog(name, old, new, reflogMsg); err != nil {
+		return err
+	}
+	if err := os.Rename(lockPath, path); err != nil {
+		return fmt.Errorf("rename %s: %w", lockPath, err)
+	}
+	committed = true
+	return syncDir(filepath.Dir(path))
+}
+
+// appendReflog adds one line to logs/<ref> in git's format, so that
+// `git reflog <ref>` shows every move of the session ref.
+func (r *Repo) appendReflog(name string, old, new plumbing.Hash, msg string) error {
+	path := filepath.Join(r.CommonDir, "logs", filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return fmt.Errorf("create reflog directory for %s: %w", name, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	if err != nil {
+		return fmt.Errorf("open reflog of %s: %w", name, err)
+	}
+	sig := Identity(time.Now())
+	var line bytes.Buffer
+	fmt.Fprintf(&line, "%s %s %s <%s> %d %s\t%s\n", old, new, sig.Name, sig.Email, sig.When.Unix(), sig.When.Format("-0700"), oneLine(msg))
+	if _, err := f.Write(line.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("write reflog of %s: %w", name, err)
+	}
+	return f.Close()
+}
+
+// oneLine makes msg safe for a reflog line.
+func oneLine(msg string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, msg)
+}
+
+func short(h plumbing.Hash) string {
+	if h.IsZero() {
+		return "nothing (no such ref)"
+	}
+	return h.String()[:12]
+}
+
+// syncDir fsyncs a directory so a rename in it survives a power loss.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}

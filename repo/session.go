@@ -1,0 +1,444 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// ErrBadSessionName is returned for a session name that cannot be one
+// component of a git ref name.
+var ErrBadSessionName = errors.New("invalid session name")
+
+// SessionRef is the hidden ref that records a session's edits.
+func SessionRef(session string) string { return "refs/edits/" + session }
+
+// ValidateSessionName accepts names git accepts as one ref component
+// (git check-ref-format), without "/": a session is one ref, never a
+// directory of them.
+func ValidateSessionName(name string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("%w %q: %s; use letters, digits, '-', '_' or '.'", ErrBadSessionName, name, why)
+	}
+	switch {
+	case name == "":
+		return bad("it is empty")
+	case name == "@":
+		return bad(`"@" alone is not a ref name`)
+	case strings.HasPrefix(name, "."), strings.HasPrefix(name, "-"):
+		return bad("it may not start with '.' or '-'")
+	case strings.HasSuffix(name, "."), strings.HasSuffix(name, ".lock"):
+		return bad("it may not end with '.' or \".lock\"")
+	case strings.Contains(name, ".."), strings.Contains(name, "@{"):
+		return bad(`it may not contain ".." or "@{"`)
+	case strings.ContainsAny(name, " ~^:?*[\\/"):
+		return bad(`it may not contain spaces or any of ~ ^ : ? * [ \ /`)
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return bad("it may not contain control characters")
+	}
+	return nil
+}
+
+// Session records edits on refs/edits/<Name>.
+type Session struct {
+	Repo *Repo
+	Name string
+	// MaxFileSize bounds the files read for editing (0: no bound).
+	MaxFileSize int64
+}
+
+// NewSession checks the name and returns a session of r.
+func NewSession(r *Repo, name string) (*Session, error) {
+	if err := ValidateSessionName(name); err != nil {
+		return nil, err
+	}
+	return &Session{Repo: r, Name: name, MaxFileSize: DefaultMaxFileSize}, nil
+}
+
+// Ref is the session's ref name.
+func (s *Session) Ref() string { return SessionRef(s.Name) }
+
+// Change is the new state of one path: new content and mode, or removal.
+type Change struct {
+	Path    string // as in FileState.Path
+	Delete  bool
+	Content []byte
+	// Mode of the new content; zero keeps the file's current mode
+	// (filemode.Regular for a new file).
+	Mode filemode.FileMode
+}
+
+// Plan is what an operation decided, under the lock: the changes and how the
+// commit describes itself. Session, Paths and Prev of Meta are filled in by
+// Apply.
+type Plan struct {
+	Changes []Change
+	Subject string
+	Meta    Meta
+}
+
+// Tx is what a planner sees while Apply holds the lock.
+type Tx struct {
+	Repo *Repo
+	// Tip is the session ref's commit before this operation (zero: the
+	// session has no commits yet); Base is HEAD, the parent a session's
+	// first commit gets (zero on an unborn branch).
+	Tip, Base plumbing.Hash
+	// Files are the requested paths as they are on disk now.
+	Files map[string]FileState
+	// Outside lists the requested paths whose disk state differs from the
+	// session's record of them (the tip, or HEAD before the first commit).
+	Outside []string
+}
+
+// Head is the commit the session's record starts from: the tip, or the base
+// when the session has no commits yet.
+func (tx *Tx) Head() plumbing.Hash {
+	if tx.Tip.IsZero() {
+		return tx.Base
+	}
+	return tx.Tip
+}
+
+// OutsidePolicy says what Apply does with paths changed outside git-edit.
+type OutsidePolicy int
+
+const (
+	// RecordOutside first commits the disk bytes as a sync commit, so the
+	// operation's own commit holds only its change (edits do this).
+	RecordOutside OutsidePolicy = iota
+	// RefuseOutside fails with *OutsideChangeError (undo, rollback without
+	// --force: they would overwrite what a person wrote).
+	RefuseOutside
+)
+
+// OutsideChangeError is returned under RefuseOutside: path differs on disk
+// from the session's last record of it.
+type OutsideChangeError struct {
+	Recorded, Disk FileState
+}
+
+func (e *OutsideChangeError) Error() string {
+	return fmt.Sprintf("%s was changed outside git-edit since the session last recorded it", e.Disk.Path)
+}
+
+// Outcome is what Apply did.
+type Outcome struct {
+	// Commit is the operation's commit; zero when the plan changed no byte
+	// (then nothing was written or recorded, not even a sync commit).
+	Commit plumbing.Hash
+	// Sync is the sync commit recorded before Commit, if one was needed.
+	Sync plumbing.Hash
+	// Before and After hold the changed paths' states around the operation.
+	Before, After map[string]FileState
+}
+
+// Apply runs one operation on the session, all or nothing. Under the edit
+// lock it reads the paths from disk, compares them with the session's
+// record, lets plan decide the changes, then stores the objects, writes the
+// files atomically and moves the ref with git's lock protocol. Paths changed
+// outside git-edit are recorded first as a sync commit (RecordOutside) or
+// refused (RefuseOutside). If writing a file or moving the ref fails, files
+// already written get their old bytes back; an error from plan changes
+// nothing. Changes may only name the paths given.
+func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
+	unlock, err := s.Repo.Lock(ctx)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer unlock()
+
+	tx, recorded, err := s.begin(paths)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if policy == RefuseOutside && len(tx.Outside) > 0 {
+		p := tx.Outside[0]
+		rec, err := s.Repo.stateOf(p, recorded[p])
+		if err != nil {
+			return Outcome{}, err
+		}
+		return Outcome{}, &OutsideChangeError{Recorded: rec, Disk: tx.Files[p]}
+	}
+	pl, err := plan(tx)
+	if err != nil {
+		return Outcome{}, err
+	}
+	changes, err := s.effective(tx, pl.Changes)
+	if err != nil || len(changes) == 0 {
+		return Outcome{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Outcome{}, err
+	}
+
+	now := time.Now()
+	out := Outcome{Before: map[string]FileState{}, After: map[string]FileState{}}
+	parent := tx.Head()
+	prev, err := s.lastTouches(tx.Tip, tx.Outside, changes)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if len(tx.Outside) > 0 {
+		sync := map[string]Entry{}
+		for _, p := range tx.Outside {
+			f := tx.Files[p]
+			if f.Exists {
+				if _, err := s.Repo.StoreBlob(f.Content); err != nil {
+					return Outcome{}, err
+				}
+			}
+			sync[p] = f.entry()
+		}
+		meta := Meta{Op: OpSync, Session: s.Name, Paths: tx.Outside, Prev: prev}
+		subject := "sync: " + describePaths(tx.Outside) + " changed outside git-edit"
+		if out.Sync, err = s.commit(parent, sync, meta, subject, now); err != nil {
+			return Outcome{}, err
+		}
+		for _, p := range tx.Outside {
+			prev[p] = out.Sync
+		}
+		parent = out.Sync
+	}
+	entries := map[string]Entry{}
+	var touched []string
+	for _, c := range changes {
+		out.Before[c.Path] = tx.Files[c.Path]
+		after := FileState{Path: c.Path, Exists: !c.Delete, Content: c.Content, Mode: c.Mode}
+		if after.Exists {
+			if _, err := s.Repo.StoreBlob(c.Content); err != nil {
+				return Outcome{}, err
+			}
+		} else {
+			after.Content, after.Mode = nil, 0
+		}
+		out.After[c.Path] = after
+		entries[c.Path] = after.entry()
+		touched = append(touched, c.Path)
+	}
+	meta := pl.Meta
+	meta.Session, meta.Paths, meta.Prev = s.Name, touched, prev
+	subject := pl.Subject
+	if subject == "" {
+		subject = fmt.Sprintf("%s: %s", meta.Tool, describePaths(touched))
+	}
+	if out.Commit, err = s.commit(parent, entries, meta, subject, now); err != nil {
+		return Outcome{}, err
+	}
+
+	if err := s.writeFiles(paths, changes, tx.Files); err != nil {
+		return Outcome{}, err
+	}
+	if err := s.Repo.UpdateRef(s.Ref(), tx.Tip, out.Commit, subject); err != nil {
+		if rerr := s.restoreFiles(paths, changes, tx.Files); rerr != nil {
+			return Outcome{}, fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
+		}
+		return Outcome{}, err
+	}
+	return out, nil
+}
+
+// begin reads the session's state and the paths' disk state under the lock.
+// recorded holds each path's entry in the session's record.
+func (s *Session) begin(paths []Path) (*Tx, map[string]Entry, error) {
+	tip, err := s.Repo.ReadRef(s.Ref())
+	if err != nil {
+		return nil, nil, err
+	}
+	base, err := s.Repo.ReadRef("HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	tx := &Tx{Repo: s.Repo, Tip: tip, Base: base, Files: map[string]FileState{}}
+	tree, err := s.Repo.TreeOf(tx.Head())
+	if err != nil {
+		return nil, nil, err
+	}
+	recorded := map[string]Entry{}
+	for _, p := range paths {
+		if _, dup := tx.Files[p.Rel]; dup {
+			continue
+		}
+		f, err := ReadWorkFile(p, s.MaxFileSize)
+		if err != nil {
+			return nil, nil, err
+		}
+		tx.Files[p.Rel] = f
+		e, err := s.Repo.EntryAt(tree, p.Rel)
+		if err != nil {
+			return nil, nil, err
+		}
+		recorded[p.Rel] = e
+		if e != f.entry() {
+			tx.Outside = append(tx.Outside, p.Rel)
+		}
+	}
+	return tx, recorded, nil
+}
+
+// stateOf loads a recorded entry's content.
+func (r *Repo) stateOf(path string, e Entry) (FileState, error) {
+	if !e.Exists() {
+		return FileState{Path: path}, nil
+	}
+	b, err := r.ReadBlob(e.Hash)
+	if err != nil {
+		return FileState{}, err
+	}
+	return FileState{Path: path, Exists: true, Content: b, Mode: e.Mode}, nil
+}
+
+// FileAt returns path as recorded in commit (zero commit: no file).
+func (r *Repo) FileAt(commit plumbing.Hash, path string) (FileState, error) {
+	tree, err := r.TreeOf(commit)
+	if err != nil {
+		return FileState{}, err
+	}
+	e, err := r.EntryAt(tree, path)
+	if err != nil {
+		return FileState{}, err
+	}
+	return r.stateOf(path, e)
+}
+
+// effective checks the plan's changes, fills in modes, and drops those that
+// would leave a file exactly as it is on disk.
+func (s *Session) effective(tx *Tx, changes []Change) ([]Change, error) {
+	var out []Change
+	seen := map[string]bool{}
+	for _, c := range changes {
+		cur, ok := tx.Files[c.Path]
+		if !ok || seen[c.Path] {
+			return nil, fmt.Errorf("internal error: plan changes %q, which was not locked or is changed twice", c.Path)
+		}
+		seen[c.Path] = true
+		if c.Delete {
+			if !cur.Exists {
+				continue
+			}
+		} else {
+			if c.Mode == 0 {
+				c.Mode = cur.Mode
+				if !cur.Exists {
+					c.Mode = filemode.Regular
+				}
+			}
+			if cur.Exists && cur.Mode == c.Mode && string(cur.Content) == string(c.Content) {
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// lastTouches finds, for each path the commits will name, the last commit of
+// this session that changed it, walking back from tip along first parents
+// until every path is found or the session's first commit is passed.
+func (s *Session) lastTouches(tip plumbing.Hash, outside []string, changes []Change) (map[string]plumbing.Hash, error) {
+	want := map[string]bool{}
+	for _, p := range outside {
+		want[p] = true
+	}
+	for _, c := range changes {
+		want[c.Path] = true
+	}
+	found := map[string]plumbing.Hash{}
+	for c := tip; !c.IsZero() && len(found) < len(want); {
+		commit, err := s.Repo.ReadCommit(c)
+		if err != nil {
+			return nil, err
+		}
+		meta, ok := ParseMeta(commit.Message)
+		if !ok || meta.Session != s.Name {
+			break
+		}
+		for _, p := range meta.Paths {
+			if _, done := found[p]; want[p] && !done {
+				found[p] = c
+			}
+		}
+		if len(commit.ParentHashes) == 0 {
+			break
+		}
+		c = commit.ParentHashes[0]
+	}
+	return found, nil
+}
+
+func (s *Session) commit(parent plumbing.Hash, entries map[string]Entry, meta Meta, subject string, now time.Time) (plumbing.Hash, error) {
+	tree, err := s.Repo.TreeOf(parent)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if tree, err = s.Repo.EditTree(tree, entries); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.Repo.StoreCommit(tree, parent, meta.Message(subject), now)
+}
+
+// writeFiles puts every change on disk. A read-only file is refused before
+// anything is written; if a later write fails, earlier ones are undone.
+func (s *Session) writeFiles(paths []Path, changes []Change, before map[string]FileState) error {
+	abs := absPaths(paths)
+	for _, c := range changes {
+		fi, err := os.Lstat(abs[c.Path])
+		if err == nil && fi.Mode().Perm()&0o200 == 0 {
+			return fmt.Errorf("%w: %s is read-only; make it writable (chmod u+w) if it should be edited", ErrPermission, c.Path)
+		}
+	}
+	for i, c := range changes {
+		var err error
+		if c.Delete {
+			err = removeFile(abs[c.Path])
+		} else {
+			err = writeFileAtomic(abs[c.Path], c.Content, c.Mode)
+		}
+		if err != nil {
+			if rerr := s.restoreFiles(paths, changes[:i], before); rerr != nil {
+				return fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// restoreFiles puts the given paths back as they were before.
+func (s *Session) restoreFiles(paths []Path, changes []Change, before map[string]FileState) error {
+	abs := absPaths(paths)
+	var errs []error
+	for _, c := range changes {
+		b := before[c.Path]
+		var err error
+		if b.Exists {
+			err = writeFileAtomic(abs[c.Path], b.Content, b.Mode)
+		} else {
+			err = removeFile(abs[c.Path])
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+func absPaths(paths []Path) map[string]string {
+	m := make(map[string]string, len(paths))
+	for _, p := range paths {
+		m[p.Rel] = p.Abs
+	}
+	return m
+}
+
+// describePaths names paths for a subject line, shortening long lists.
+func describePaths(paths []string) string {
+	if len(paths) <= 3 {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:3], ", "), len(paths)-3)
+}
