@@ -60,7 +60,7 @@ func ReadWorkFile(p Path, maxSize int64) (FileState, error) {
 	case !fi.Mode().IsRegular():
 		return st, fmt.Errorf("%w: %s is a %s", ErrNotRegular, p.Rel, kind(fi.Mode()))
 	case maxSize > 0 && fi.Size() > maxSize:
-		return st, fmt.Errorf("%w: %s is %d bytes, over the limit of %d (git config edit.maxFileSize)", ErrTooLarge, p.Rel, fi.Size(), maxSize)
+		return st, fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise it with `git config edit.maxFileSize 64m` if the file should be edited", ErrTooLarge, p.Rel, fi.Size(), maxSize)
 	}
 	// O_NOFOLLOW and O_NONBLOCK: if the path was swapped for a link or a
 	// FIFO since Lstat, fail instead of following or hanging.

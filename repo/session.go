@@ -181,7 +181,7 @@ func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy,
 	now := time.Now()
 	out := Outcome{Before: map[string]FileState{}, After: map[string]FileState{}}
 	parent := tx.Head()
-	prev, err := s.lastTouches(tx.Tip, tx.Outside, changes)
+	prev, err := s.LastTouches(tx.Tip, append(changedPaths(changes), tx.Outside...))
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -338,16 +338,22 @@ func (s *Session) effective(tx *Tx, changes []Change) ([]Change, error) {
 	return out, nil
 }
 
-// lastTouches finds, for each path the commits will name, the last commit of
-// this session that changed it, walking back from tip along first parents
-// until every path is found or the session's first commit is passed.
-func (s *Session) lastTouches(tip plumbing.Hash, outside []string, changes []Change) (map[string]plumbing.Hash, error) {
-	want := map[string]bool{}
-	for _, p := range outside {
-		want[p] = true
+func changedPaths(changes []Change) []string {
+	paths := make([]string, len(changes))
+	for i, c := range changes {
+		paths[i] = c.Path
 	}
-	for _, c := range changes {
-		want[c.Path] = true
+	return paths
+}
+
+// LastTouches finds, for each path, the last commit of this session up to
+// tip that changed it, walking back along first parents until every path is
+// found or the session's first commit is passed. Paths the session never
+// changed are absent from the result.
+func (s *Session) LastTouches(tip plumbing.Hash, paths []string) (map[string]plumbing.Hash, error) {
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
 	}
 	found := map[string]plumbing.Hash{}
 	for c := tip; !c.IsZero() && len(found) < len(want); {

@@ -169,9 +169,11 @@ func Snapshot(t testing.TB, dir string) State {
 }
 
 // Status is `git status --porcelain` (untracked files listed one by one).
+// --no-optional-locks keeps git from refreshing the index as it looks, so
+// that observing the index never changes it.
 func Status(t testing.TB, dir string) string {
 	t.Helper()
-	return Git(t, dir, "status", "--porcelain=v1", "--untracked-files=all")
+	return Git(t, dir, "--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=all")
 }
 
 // StatusExcept is Status without the lines naming any of paths: the status

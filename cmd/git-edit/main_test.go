@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/git-edit/git-edit/repo/gittest"
+)
+
+type cliResult struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCLI(t *testing.T, stdin string, args ...string) cliResult {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), append([]string{"git-edit"}, args...), strings.NewReader(stdin), &out, &errOut)
+	return cliResult{code, out.String(), errOut.String()}
+}
+
+func TestCallContract(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"src/a.txt": "alpha\n"})
+	sub := filepath.Join(dir, "src")
+	cases := []struct {
+		name       string
+		stdin      string
+		args       []string
+		code       int
+		stdout     string // exact JSON line, or "" for none
+		stderrHas  string
+		fileAfter  string
+		sessionRef string // a ref that must exist afterwards
+	}{
+		{
+			name:  "success prints the result and exits 0",
+			stdin: `{"command":"str_replace","path":"a.txt","old_str":"alpha","new_str":"beta"}`,
+			args:  []string{"call", "--root", sub, "--session", "s1", "text_editor"},
+			code:  0, fileAfter: "beta\n", sessionRef: "refs/edits/s1",
+		},
+		{
+			name:      "refusal prints JSON and exits 1",
+			stdin:     `{"command":"str_replace","path":"a.txt","old_str":"gamma","new_str":"x"}`,
+			args:      []string{"call", "--root", sub, "--session", "s1", "text_editor"},
+			code:      1,
+			stdout:    `{"status":"error","message":"old_str not found in a.txt; view the file and copy the exact text to replace, including whitespace, indentation and line breaks"}` + "\n",
+			fileAfter: "beta\n",
+		},
+		{
+			name:      "invalid JSON is a refusal",
+			stdin:     `{"command":`,
+			args:      []string{"call", "--root", dir, "text_editor"},
+			code:      1,
+			stdout:    `{"status":"error","message":"invalid arguments: the arguments are not valid JSON: the object is cut off; send one complete JSON object"}` + "\n",
+			fileAfter: "beta\n",
+		},
+		{
+			name: "unknown tool is misuse",
+			args: []string{"call", "--root", dir, "sed"},
+			code: 2, stderrHas: `unknown tool "sed"; the tools are: [text_editor]`, fileAfter: "beta\n",
+		},
+		{
+			name: "unknown flag is misuse, stdout stays clean",
+			args: []string{"call", "--frobnicate", "text_editor"},
+			code: 2, stderrHas: "flag provided but not defined: -frobnicate; see git-edit call --help", fileAfter: "beta\n",
+		},
+		{
+			name: "missing tool name is misuse",
+			args: []string{"call", "--root", dir},
+			code: 2, stderrHas: "call takes exactly one tool name, got 0 arguments", fileAfter: "beta\n",
+		},
+		{
+			name:  "a session name that cannot be a ref is misuse",
+			stdin: `{"command":"view","path":"src/a.txt"}`,
+			args:  []string{"call", "--root", dir, "--session", "bad..name", "text_editor"},
+			code:  2, stderrHas: `--session: invalid session name "bad..name": it may not contain ".." or "@{"`, fileAfter: "beta\n",
+		},
+		{
+			name:      "outside a repository is a refusal",
+			stdin:     `{"command":"view","path":"x"}`,
+			args:      []string{"call", "--root", "/", "text_editor"},
+			code:      1,
+			stdout:    `{"status":"error","message":"not inside a git repository: / (run git init there, or pass --root inside a repository)"}` + "\n",
+			fileAfter: "beta\n",
+		},
+		{
+			name: "unknown command is misuse",
+			args: []string{"frobnicate"},
+			code: 2, stderrHas: `unknown command "frobnicate"`, fileAfter: "beta\n",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tipBefore := gittest.Rev(t, dir, "refs/edits/s1")
+			r := runCLI(t, tc.stdin, tc.args...)
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			if tc.code == 2 && r.stdout != "" {
+				t.Fatalf("misuse wrote to stdout: %q", r.stdout)
+			}
+			if tc.stdout != "" && r.stdout != tc.stdout {
+				t.Fatalf("stdout\n%s\nwant\n%s", r.stdout, tc.stdout)
+			}
+			if tc.code == 0 {
+				var v map[string]any
+				if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v["status"] != "success" || !strings.HasSuffix(r.stdout, "}\n") {
+					t.Fatalf("stdout is not one success object: %q", r.stdout)
+				}
+			}
+			if !strings.Contains(r.stderr, tc.stderrHas) {
+				t.Fatalf("stderr %q, want it to contain %q", r.stderr, tc.stderrHas)
+			}
+			if got := gittest.ReadFile(t, dir, "src/a.txt"); got != tc.fileAfter {
+				t.Fatalf("file = %q, want %q", got, tc.fileAfter)
+			}
+			if tc.sessionRef != "" && gittest.Rev(t, dir, tc.sessionRef) == "" {
+				t.Fatalf("%s missing", tc.sessionRef)
+			}
+			if tc.code != 0 && gittest.Rev(t, dir, "refs/edits/s1") != tipBefore {
+				t.Fatal("a refused call moved the session ref")
+			}
+		})
+	}
+}
+
+func TestSessionFromEnvironment(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "x\n"})
+	t.Setenv("GIT_EDIT_SESSION", "from-env")
+	r := runCLI(t, `{"command":"write","path":"f.txt","file_text":"y\n"}`, "call", "--root", dir, "text_editor")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+	if gittest.Rev(t, dir, "refs/edits/from-env") == "" || gittest.Rev(t, dir, "refs/edits/default") != "" {
+		t.Fatal("GIT_EDIT_SESSION not used")
+	}
+	// The flag wins over the environment.
+	runCLI(t, `{"command":"write","path":"f.txt","file_text":"z\n"}`, "call", "--root", dir, "--session", "flag", "text_editor")
+	if gittest.Rev(t, dir, "refs/edits/flag") == "" {
+		t.Fatal("--session did not win over GIT_EDIT_SESSION")
+	}
+}
+
+func TestDefaultSessionAndRootIsCurrentDirectory(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "x\n"})
+	t.Setenv("GIT_EDIT_SESSION", "")
+	t.Chdir(dir)
+	r := runCLI(t, `{"command":"write","path":"f.txt","file_text":"y\n"}`, "call", "text_editor")
+	if r.code != 0 || gittest.Rev(t, dir, "refs/edits/default") == "" {
+		t.Fatalf("exit %d, refs/edits/default %q: %s", r.code, gittest.Rev(t, dir, "refs/edits/default"), r.stdout)
+	}
+}
+
+// buildBinary builds git-edit once per test run and returns the directory
+// holding it, to put on PATH.
+var buildBinary = sync.OnceValues(func() (string, error) {
+	bin, err := os.MkdirTemp("", "git-edit-bin")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "git-edit"), ".").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binBuilt {
+		if bin, err := buildBinary(); err == nil {
+			os.RemoveAll(bin)
+		}
+	}
+	os.Exit(code)
+}
+
+func binDir(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	binBuilt = true
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// binBuilt records that a test asked for the binary, so TestMain removes it.
+var binBuilt bool
+
+// The installed binary works as a git subcommand: `git edit call …`.
+func TestGitEditSubcommand(t *testing.T) {
+	bin := binDir(t)
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "hello\r\n"})
+	cmd := exec.Command("git", "edit", "call", "--session", "sub", "text_editor")
+	cmd.Dir = dir
+	cmd.Env = append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Stdin = strings.NewReader(`{"command":"insert","path":"f.txt","insert_line":1,"new_str":"world"}`)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git edit: %v\n%s", err, out)
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != "hello\r\nworld\r\n" {
+		t.Fatalf("file = %q", got)
+	}
+	if tool := gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Edit-Tool,valueonly)", "refs/edits/sub"); strings.TrimSpace(tool) != "text_editor.insert" {
+		t.Fatalf("Edit-Tool = %q", tool)
+	}
+}
+
+// The README's quick start runs as written and prints what the README says.
+func TestReadmeQuickStart(t *testing.T) {
+	bin := binDir(t)
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "<!-- quickstart")
+	block, _, ok2 := strings.Cut(block, "<!-- /quickstart -->")
+	_, script, ok3 := strings.Cut(block, "```sh\n")
+	script, _, ok4 := strings.Cut(script, "```")
+	if !ok || !ok2 || !ok3 || !ok4 {
+		t.Fatal("README.md has no quickstart block")
+	}
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "TMPDIR="+t.TempDir(), "GIT_EDIT_SESSION=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("quick start failed: %v\n%s", err, out)
+	}
+	lines := strings.Split(string(out), "\n")
+	// The first call's output, as the README shows it (commit ids elided).
+	_, shown, _ := strings.Cut(string(readme), "The first call prints:\n\n```json\n")
+	shown, _, _ = strings.Cut(shown, "\n```")
+	if got := regexp.MustCompile(`"commit":"[0-9a-f]{40}"`).ReplaceAllString(lines[0], `"commit":"…"`); got != shown {
+		t.Fatalf("first call printed\n%s\nREADME shows\n%s", got, shown)
+	}
+	for _, want := range []string{
+		"text_editor.str_replace: app.py",
+		"text_editor.insert: app.py",
+		`+    print("hello, world")`,
+		"Last edit to app.py undone",
+		"def greet():\n    print(\"hello, world\")\n M app.py\n",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("quick start output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+// Package engine runs one tool call end to end: the dialect parses and plans
+// (package ops, pure), the session applies the spans and records the commit
+// (package repo), diffview renders what changed, and the dialect shapes the
+// result. It is the only package that sees both the pure dialects and git,
+// so the CLI and (later) the MCP server share one path.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/undo"
+)
+
+// MaxArgsBytes bounds a call's JSON arguments; larger ones are refused
+// before parsing.
+const MaxArgsBytes = 64 << 20
+
+// ErrUnknownTool is returned by Call for a tool name no dialect provides.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// Result is a tool call's answer.
+type Result struct {
+	// OK is false when the call was refused; nothing was changed then.
+	OK bool
+	// Value is the dialect's result object, marshalled as JSON for the CLI
+	// and as structured content for MCP.
+	Value any
+	// Text is what an agent reads: the message plus any content or snippet.
+	Text string
+}
+
+// tool is one dialect entry point. run does the call; refuse shapes an error
+// that happened before run could (no repository, bad configuration) in the
+// dialect's own error form.
+type tool struct {
+	run    func(ctx context.Context, e *Engine, args []byte) Result
+	refuse func(err error) Result
+}
+
+var tools = map[string]tool{
+	"text_editor": {run: runTextEditor, refuse: textEditorError},
+}
+
+// Tools lists the tool names Call accepts, sorted.
+func Tools() []string {
+	names := make([]string, 0, len(tools))
+	for n := range tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Options say where and as which session calls run.
+type Options struct {
+	// Root is the directory relative paths resolve against; the repository
+	// is found from there upward. Edits stay inside it.
+	Root string
+	// Session names the session ref, refs/edits/<Session>.
+	Session string
+}
+
+// Engine holds an opened repository and session; one Engine serves many
+// calls, concurrently (the repository's edit lock orders them).
+type Engine struct {
+	Root    string
+	Repo    *repo.Repo
+	Session *repo.Session
+	// UndoDepth is how many edits of one file undo reaches back (0: no limit).
+	UndoDepth int
+}
+
+// Open validates the session name, finds the repository from opts.Root and
+// reads git-edit's settings from git config (edit.undoDepth,
+// edit.maxFileSize). Errors wrap repo.ErrBadSessionName,
+// repo.ErrNotRepository or repo.ErrBadConfig.
+func Open(opts Options) (*Engine, error) {
+	if err := repo.ValidateSessionName(opts.Session); err != nil {
+		return nil, err
+	}
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("resolve root %s: %w", opts.Root, err)
+	}
+	r, err := repo.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	s, err := repo.NewSession(r, opts.Session)
+	if err != nil {
+		return nil, err
+	}
+	depth, err := r.ConfigInt("edit", "undoDepth", undo.DefaultDepth)
+	if err != nil {
+		return nil, err
+	}
+	if s.MaxFileSize, err = r.ConfigInt("edit", "maxFileSize", repo.DefaultMaxFileSize); err != nil {
+		return nil, err
+	}
+	return &Engine{Root: root, Repo: r, Session: s, UndoDepth: int(min(depth, 1<<30))}, nil
+}
+
+// Call runs tool with its JSON arguments. The only error is ErrUnknownTool;
+// every other failure is a refused Result in the dialect's error shape.
+func Call(ctx context.Context, opts Options, name string, args []byte) (Result, error) {
+	t, err := lookup(name)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(args) > MaxArgsBytes {
+		return t.refuse(fmt.Errorf("the arguments are more than %d MiB of JSON, over git-edit's limit; split the edit into smaller calls", MaxArgsBytes>>20)), nil
+	}
+	e, err := Open(opts)
+	if err != nil {
+		return t.refuse(err), nil
+	}
+	return t.run(ctx, e, args), nil
+}
+
+// Call runs tool on an opened engine, as the package-level Call does.
+func (e *Engine) Call(ctx context.Context, name string, args []byte) (Result, error) {
+	t, err := lookup(name)
+	if err != nil {
+		return Result{}, err
+	}
+	return t.run(ctx, e, args), nil
+}
+
+func lookup(name string) (tool, error) {
+	t, ok := tools[name]
+	if !ok {
+		return tool{}, fmt.Errorf("%w %q; the tools are: %v", ErrUnknownTool, name, Tools())
+	}
+	return t, nil
+}
+
+// resolve confines a path argument to the root.
+func (e *Engine) resolve(arg string) (repo.Path, error) {
+	return e.Repo.Resolve(e.Root, arg)
+}
