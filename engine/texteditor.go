@@ -249,7 +249,9 @@ func explain(arg string, err error) error {
 		return fmt.Errorf("path is a directory: %s; text_editor works on files: give the path of a file", arg)
 	case errors.Is(err, repo.ErrNotRegular):
 		return fmt.Errorf("%w; only regular files can be viewed or edited", err)
-	case errors.Is(err, repo.ErrPermission) && !strings.Contains(err.Error(), "read-only"):
+	case errors.Is(err, repo.ErrReadOnly):
+		return fmt.Errorf("permission denied: %s is read-only; make it writable (chmod u+w) if it should be edited", arg)
+	case errors.Is(err, repo.ErrPermission):
 		return fmt.Errorf("permission denied: %s; fix its permissions or pick another file (%w)", arg, err)
 	}
 	return err

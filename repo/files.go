@@ -20,6 +20,9 @@ var (
 	ErrNotRegular  = errors.New("not a regular file")
 	ErrTooLarge    = errors.New("file too large")
 	ErrPermission  = fs.ErrPermission
+	// ErrReadOnly: the file has no write permission. git-edit honours that
+	// even when running as root, where the kernel would not.
+	ErrReadOnly = fmt.Errorf("%w: the file is read-only", fs.ErrPermission)
 )
 
 // DefaultMaxFileSize is the largest file git-edit reads for editing unless

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -90,10 +91,9 @@ func parseHash(name, s string) (plumbing.Hash, error) {
 	return plumbing.NewHash(s), nil
 }
 
-func isNotDir(err error) bool {
-	var pe *os.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
-}
+// isNotDir reports an error from a path that runs through a file, which
+// for a lookup means "no such ref" or "no such file", as ENOENT does.
+func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
 // UpdateRef moves ref name from old to new with git's own protocol: create
 // "<ref>.lock" exclusively, check that the ref still holds old (the zero

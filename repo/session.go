@@ -396,7 +396,7 @@ func (s *Session) writeFiles(paths []Path, changes []Change, before map[string]F
 	for _, c := range changes {
 		fi, err := os.Lstat(abs[c.Path])
 		if err == nil && fi.Mode().Perm()&0o200 == 0 {
-			return fmt.Errorf("%w: %s is read-only; make it writable (chmod u+w) if it should be edited", ErrPermission, c.Path)
+			return fmt.Errorf("%w: %s; make it writable (chmod u+w) if it should be edited", ErrReadOnly, c.Path)
 		}
 	}
 	for i, c := range changes {

@@ -237,7 +237,7 @@ func TestApplyRefusalsChangeNothing(t *testing.T) {
 		}, setContent("t", map[string]string{"f.txt": "new\n"}), repo.ErrRefLocked},
 		{"read-only file", func(t *testing.T, dir string) {
 			os.Chmod(filepath.Join(dir, "f.txt"), 0o444)
-		}, setContent("t", map[string]string{"f.txt": "new\n"}), repo.ErrPermission},
+		}, setContent("t", map[string]string{"f.txt": "new\n"}), repo.ErrReadOnly},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
