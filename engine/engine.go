@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/undo"
 )
@@ -43,7 +45,9 @@ type tool struct {
 }
 
 var tools = map[string]tool{
-	"text_editor": {run: runTextEditor, refuse: textEditorError},
+	"text_editor": {run: runTextEditor, refuse: statusError},
+	"edit":        {run: runEdit, refuse: statusError},
+	"edit_lines":  {run: runEditLines, refuse: editLinesError},
 }
 
 // Tools lists the tool names Call accepts, sorted.
@@ -134,7 +138,7 @@ func (e *Engine) Call(ctx context.Context, name string, args []byte) (Result, er
 func lookup(name string) (tool, error) {
 	t, ok := tools[name]
 	if !ok {
-		return tool{}, fmt.Errorf("%w %q; the tools are: %v", ErrUnknownTool, name, Tools())
+		return tool{}, fmt.Errorf("%w %q; the tools are: %s", ErrUnknownTool, name, strings.Join(Tools(), ", "))
 	}
 	return t, nil
 }
@@ -142,4 +146,30 @@ func lookup(name string) (tool, error) {
 // resolve confines a path argument to the root.
 func (e *Engine) resolve(arg string) (repo.Path, error) {
 	return e.Repo.Resolve(e.Root, arg)
+}
+
+// editSpans is the path every span-based edit of one existing file takes:
+// under the session's lock, plan computes spans against the file's current
+// bytes, they are applied, and the result is recorded as one commit with
+// Edit-Tool tool. A missing file is refused with notFound. When the spans
+// change no byte, nothing is written or recorded (Outcome.Commit is zero).
+func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFound error, plan func(content []byte) ([]ops.Edit, error)) (repo.Outcome, error) {
+	return e.Session.Apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
+		cur := tx.Files[p.Rel]
+		if !cur.Exists {
+			return repo.Plan{}, notFound
+		}
+		edits, err := plan(cur.Content)
+		if err != nil {
+			return repo.Plan{}, err
+		}
+		content, err := ops.ApplyEdits(cur.Content, edits)
+		if err != nil {
+			return repo.Plan{}, err
+		}
+		return repo.Plan{
+			Changes: []repo.Change{{Path: p.Rel, Content: content}},
+			Meta:    repo.Meta{Op: repo.OpEdit, Tool: tool},
+		}, nil
+	})
 }

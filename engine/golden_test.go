@@ -292,3 +292,6 @@ func deref(s *string) string {
 }
 
 func TestTextEditorGolden(t *testing.T) { runGolden(t, "text_editor") }
+
+func TestEditGolden(t *testing.T)      { runGolden(t, "edit") }
+func TestEditLinesGolden(t *testing.T) { runGolden(t, "edit_lines") }

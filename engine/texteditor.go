@@ -30,7 +30,9 @@ type textEditorResult struct {
 // snippetContext is how many unchanged lines surround a change in snippets.
 const snippetContext = 3
 
-func textEditorError(err error) Result {
+// statusError is the refusal shape text_editor and edit share:
+// {"status": "error", "message": …}.
+func statusError(err error) Result {
 	msg := err.Error()
 	return Result{OK: false, Value: textEditorResult{Status: "error", Message: msg}, Text: msg}
 }
@@ -49,11 +51,11 @@ func textEditorOK(r textEditorResult) Result {
 func runTextEditor(ctx context.Context, e *Engine, raw []byte) Result {
 	args, err := texteditor.Parse(raw)
 	if err != nil {
-		return textEditorError(err)
+		return statusError(err)
 	}
 	p, err := e.resolve(args.Path)
 	if err != nil {
-		return textEditorError(err)
+		return statusError(err)
 	}
 	var res textEditorResult
 	switch args.Command {
@@ -67,7 +69,7 @@ func runTextEditor(ctx context.Context, e *Engine, raw []byte) Result {
 		res, err = e.undoEdit(ctx, p, args)
 	}
 	if err != nil {
-		return textEditorError(explain(args.Path, err))
+		return statusError(explain("text_editor", args.Path, err))
 	}
 	return textEditorOK(res)
 }
@@ -131,42 +133,25 @@ func (e *Engine) write(ctx context.Context, p repo.Path, args texteditor.Args) (
 	}, nil
 }
 
-// editFile runs str_replace and insert: plan spans against the bytes on
-// disk under the lock, apply them, record the commit.
+// editFile runs str_replace and insert: spans planned against the bytes on
+// disk under the lock, applied, recorded.
 func (e *Engine) editFile(ctx context.Context, p repo.Path, args texteditor.Args) (textEditorResult, error) {
 	var msg string
-	out, err := e.Session.Apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
-		cur := tx.Files[p.Rel]
-		if !cur.Exists {
-			return repo.Plan{}, fmt.Errorf("%w: %s; check the path, or create the file with the \"create\" command", errFileNotFound, args.Path)
-		}
-		var edits []ops.Edit
-		var err error
-		if args.Command == texteditor.CmdStrReplace {
-			var info texteditor.Info
-			edits, info, err = texteditor.PlanStrReplace(args.Path, cur.Content, *args.OldStr, *args.NewStr)
-			msg = fmt.Sprintf("The file %s has been edited: old_str replaced at line %d.", args.Path, info.Line)
-			if info.CRLFFix {
-				msg += " The file uses CRLF line endings: old_str matched with its line endings converted, and new_str was written with CRLF."
-			}
-		} else {
-			edits, err = texteditor.PlanInsert(args.Path, cur.Content, *args.InsertLine, *args.NewStr)
+	notFound := fmt.Errorf("%w: %s; check the path, or create the file with the \"create\" command", errFileNotFound, args.Path)
+	out, err := e.editSpans(ctx, p, "text_editor."+args.Command, notFound, func(content []byte) ([]ops.Edit, error) {
+		if args.Command == texteditor.CmdInsert {
 			msg = fmt.Sprintf("The file %s has been edited: text inserted after line %d.", args.Path, *args.InsertLine)
 			if *args.InsertLine == 0 {
 				msg = fmt.Sprintf("The file %s has been edited: text inserted before line 1.", args.Path)
 			}
+			return texteditor.PlanInsert(args.Path, content, *args.InsertLine, *args.NewStr)
 		}
-		if err != nil {
-			return repo.Plan{}, err
+		edits, info, err := texteditor.PlanStrReplace(args.Path, content, *args.OldStr, *args.NewStr)
+		msg = fmt.Sprintf("The file %s has been edited: old_str replaced at line %d.", args.Path, info.Line)
+		if info.CRLFFix {
+			msg += " The file uses CRLF line endings: old_str matched with its line endings converted, and new_str was written with CRLF."
 		}
-		content, err := ops.ApplyEdits(cur.Content, edits)
-		if err != nil {
-			return repo.Plan{}, err
-		}
-		return repo.Plan{
-			Changes: []repo.Change{{Path: p.Rel, Content: content}},
-			Meta:    repo.Meta{Op: repo.OpEdit, Tool: "text_editor." + args.Command},
-		}, nil
+		return edits, err
 	})
 	if err != nil {
 		return textEditorResult{}, err
@@ -234,7 +219,7 @@ var (
 
 // explain turns a refusal from the layers below into a message that names
 // the path as the caller gave it and says what to do next.
-func explain(arg string, err error) error {
+func explain(tool, arg string, err error) error {
 	var outside *repo.OutsideChangeError
 	switch {
 	case errors.As(err, &outside):
@@ -246,7 +231,7 @@ func explain(arg string, err error) error {
 		}
 		return fmt.Errorf("%s was changed outside git-edit since its last recorded edit, and undo would overwrite that change; nothing was undone. View the file and edit it directly instead. The change on disk:\n%s", arg, strings.TrimRight(diff, "\n"))
 	case errors.Is(err, repo.ErrIsDirectory):
-		return fmt.Errorf("path is a directory: %s; text_editor works on files: give the path of a file", arg)
+		return fmt.Errorf("path is a directory: %s; %s works on files: give the path of a file", arg, tool)
 	case errors.Is(err, repo.ErrNotRegular):
 		return fmt.Errorf("%w; only regular files can be viewed or edited", err)
 	case errors.Is(err, repo.ErrReadOnly):

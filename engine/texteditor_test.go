@@ -16,10 +16,11 @@ import (
 // Refusals that need files too large or too special for the JSON goldens.
 // Each states the exact message and that neither the files nor the session
 // ref changed.
-func TestTextEditorLimitsAndSpecialFiles(t *testing.T) {
+func TestRefusalsOnLargeAndSpecialFiles(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef\n", 25_000) // 425,000 bytes, 25,000 lines
 	cases := []struct {
 		name  string
+		tool  string // text_editor unless set
 		setup func(t *testing.T, dir string)
 		args  map[string]any
 		want  string // exact message; <repo> stands for the repository
@@ -53,6 +54,20 @@ func TestTextEditorLimitsAndSpecialFiles(t *testing.T) {
 			want:  "permission denied: small.txt is read-only; make it writable (chmod u+w) if it should be edited",
 		},
 		{
+			name:  "edit_lines on a read-only file, in the seed's words",
+			tool:  "edit_lines",
+			setup: func(t *testing.T, dir string) { must(t, os.Chmod(filepath.Join(dir, "small.txt"), 0o444)) },
+			args:  map[string]any{"path": "small.txt", "operations": []any{map[string]any{"op": "delete", "startLine": 1, "endLine": 1}}},
+			want:  "permission denied: small.txt",
+		},
+		{
+			name:  "edit on a read-only file",
+			tool:  "edit",
+			setup: func(t *testing.T, dir string) { must(t, os.Chmod(filepath.Join(dir, "small.txt"), 0o444)) },
+			args:  map[string]any{"command": "insert", "arguments": map[string]any{"file_path": "small.txt", "content": "x", "position": map[string]any{"offset": 0}}},
+			want:  "permission denied: small.txt is read-only; make it writable (chmod u+w) if it should be edited",
+		},
+		{
 			name: "symlink out of the root",
 			setup: func(t *testing.T, dir string) {
 				must(t, os.Symlink(os.TempDir(), filepath.Join(dir, "tmp-link")))
@@ -79,7 +94,11 @@ func TestTextEditorLimitsAndSpecialFiles(t *testing.T) {
 			}
 			tip := gittest.Rev(t, dir, "refs/edits/s")
 			before := gittest.Status(t, dir)
-			res := call(t, dir, tc.args)
+			tool := tc.tool
+			if tool == "" {
+				tool = "text_editor"
+			}
+			res := callTool(t, dir, tool, tc.args)
 			status, msg := fields(t, res)
 			if res.OK || status != "error" {
 				t.Fatalf("call succeeded: %v", res.Value)
@@ -111,11 +130,16 @@ func TestViewRangeOfLargeFile(t *testing.T) {
 
 func call(t *testing.T, dir string, args map[string]any) engine.Result {
 	t.Helper()
+	return callTool(t, dir, "text_editor", args)
+}
+
+func callTool(t *testing.T, dir, tool string, args map[string]any) engine.Result {
+	t.Helper()
 	raw, err := json.Marshal(args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Call(context.Background(), engine.Options{Root: dir, Session: "s"}, "text_editor", raw)
+	res, err := engine.Call(context.Background(), engine.Options{Root: dir, Session: "s"}, tool, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +153,12 @@ func fields(t *testing.T, res engine.Result) (status, message string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v struct{ Status, Message string }
+	var v struct{ Status, Message, Error string }
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
+	}
+	if v.Error != "" { // edit_lines' {"error": …}
+		return "error", v.Error
 	}
 	return v.Status, v.Message
 }

@@ -66,7 +66,7 @@ func TestCallContract(t *testing.T) {
 		{
 			name: "unknown tool is misuse",
 			args: []string{"call", "--root", dir, "sed"},
-			code: 2, stderrHas: `unknown tool "sed"; the tools are: [text_editor]`, fileAfter: "beta\n",
+			code: 2, stderrHas: `unknown tool "sed"; the tools are: edit, edit_lines, text_editor`, fileAfter: "beta\n",
 		},
 		{
 			name: "unknown flag is misuse, stdout stays clean",
@@ -220,43 +220,72 @@ func TestGitEditSubcommand(t *testing.T) {
 	}
 }
 
-// The README's quick start runs as written and prints what the README says.
+// The README's quick start runs as written and prints what the README says;
+// so do the examples marked to run after it, whose "# → " lines give output
+// that must appear ("…" matches anything).
 func TestReadmeQuickStart(t *testing.T) {
 	bin := binDir(t)
-	readme, err := os.ReadFile("../../README.md")
+	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(readme), "<!-- quickstart")
-	block, _, ok2 := strings.Cut(block, "<!-- /quickstart -->")
-	_, script, ok3 := strings.Cut(block, "```sh\n")
-	script, _, ok4 := strings.Cut(script, "```")
-	if !ok || !ok2 || !ok3 || !ok4 {
-		t.Fatal("README.md has no quickstart block")
+	readme := string(raw)
+	script := shBlockAfter(t, readme, "<!-- quickstart")
+	var expected []string
+	for rest := readme; ; {
+		_, after, ok := strings.Cut(rest, "<!-- example: TestReadmeQuickStart")
+		if !ok {
+			break
+		}
+		block := shBlockAfter(t, after, "")
+		script += block
+		for _, line := range strings.Split(block, "\n") {
+			if want, ok := strings.CutPrefix(line, "# → "); ok {
+				expected = append(expected, want)
+			}
+		}
+		rest = after
+	}
+	if len(expected) < 3 {
+		t.Fatalf("README has %d example outputs; the examples were not found", len(expected))
 	}
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "TMPDIR="+t.TempDir(), "GIT_EDIT_SESSION=")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("quick start failed: %v\n%s", err, out)
+		t.Fatalf("README script failed: %v\n%s", err, out)
 	}
 	lines := strings.Split(string(out), "\n")
 	// The first call's output, as the README shows it (commit ids elided).
-	_, shown, _ := strings.Cut(string(readme), "The first call prints:\n\n```json\n")
+	_, shown, _ := strings.Cut(readme, "The first call prints:\n\n```json\n")
 	shown, _, _ = strings.Cut(shown, "\n```")
 	if got := regexp.MustCompile(`"commit":"[0-9a-f]{40}"`).ReplaceAllString(lines[0], `"commit":"…"`); got != shown {
 		t.Fatalf("first call printed\n%s\nREADME shows\n%s", got, shown)
 	}
-	for _, want := range []string{
+	for _, want := range append(expected,
 		"text_editor.str_replace: app.py",
 		"text_editor.insert: app.py",
 		`+    print("hello, world")`,
 		"Last edit to app.py undone",
 		"def greet():\n    print(\"hello, world\")\n M app.py\n",
-	} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("quick start output lacks %q:\n%s", want, out)
+	) {
+		pattern := regexp.QuoteMeta(want)
+		pattern = strings.ReplaceAll(pattern, "…", ".*")
+		if !regexp.MustCompile(pattern).MatchString(string(out)) {
+			t.Errorf("README output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// shBlockAfter returns the first ```sh block after marker in text.
+func shBlockAfter(t *testing.T, text, marker string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(text, marker)
+	_, block, ok2 := strings.Cut(after, "```sh\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatalf("README.md has no sh block after %q", marker)
+	}
+	return block
 }
