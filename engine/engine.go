@@ -48,6 +48,10 @@ var tools = map[string]tool{
 	"text_editor": {run: runTextEditor, refuse: statusError},
 	"edit":        {run: runEdit, refuse: statusError},
 	"edit_lines":  {run: runEditLines, refuse: editLinesError},
+	"Edit":        {run: runExactEdit, refuse: exactEditError},
+	"MultiEdit":   {run: runMultiEdit, refuse: exactEditError},
+	"Read":        {run: runRead, refuse: exactEditError},
+	"code_edit":   {run: runCodeEdit, refuse: codeEditError},
 }
 
 // Tools lists the tool names Call accepts, sorted.
@@ -77,11 +81,14 @@ type Engine struct {
 	Session *repo.Session
 	// UndoDepth is how many edits of one file undo reaches back (0: no limit).
 	UndoDepth int
+	// RequireRead makes Edit and MultiEdit refuse files this session has
+	// not seen as they are now (git config edit.requireRead, default true).
+	RequireRead bool
 }
 
 // Open validates the session name, finds the repository from opts.Root and
 // reads git-edit's settings from git config (edit.undoDepth,
-// edit.maxFileSize). Errors wrap repo.ErrBadSessionName,
+// edit.maxFileSize, edit.requireRead). Errors wrap repo.ErrBadSessionName,
 // repo.ErrNotRepository or repo.ErrBadConfig.
 func Open(opts Options) (*Engine, error) {
 	if err := repo.ValidateSessionName(opts.Session); err != nil {
@@ -106,7 +113,11 @@ func Open(opts Options) (*Engine, error) {
 	if s.MaxFileSize, err = r.ConfigInt("edit", "maxFileSize", repo.DefaultMaxFileSize); err != nil {
 		return nil, err
 	}
-	return &Engine{Root: root, Repo: r, Session: s, UndoDepth: int(min(depth, 1<<30))}, nil
+	requireRead, err := r.ConfigBool("edit", "requireRead", true)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{Root: root, Repo: r, Session: s, UndoDepth: int(min(depth, 1<<30)), RequireRead: requireRead}, nil
 }
 
 // Call runs tool with its JSON arguments. The only error is ErrUnknownTool;
@@ -154,7 +165,7 @@ func (e *Engine) resolve(arg string) (repo.Path, error) {
 // Edit-Tool tool. A missing file is refused with notFound. When the spans
 // change no byte, nothing is written or recorded (Outcome.Commit is zero).
 func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFound error, plan func(content []byte) ([]ops.Edit, error)) (repo.Outcome, error) {
-	return e.Session.Apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
+	return e.apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
 		cur := tx.Files[p.Rel]
 		if !cur.Exists {
 			return repo.Plan{}, notFound
@@ -172,4 +183,22 @@ func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFou
 			Meta:    repo.Meta{Op: repo.OpEdit, Tool: tool},
 		}, nil
 	})
+}
+
+// apply runs one operation on the session (see repo.Session.Apply) and
+// then records every file it wrote as seen by the session: the agent knows
+// what it just wrote, so an Edit right after needs no new Read.
+func (e *Engine) apply(ctx context.Context, paths []repo.Path, policy repo.OutsidePolicy, plan func(*repo.Tx) (repo.Plan, error)) (repo.Outcome, error) {
+	out, err := e.Session.Apply(ctx, paths, policy, plan)
+	if err != nil {
+		return out, err
+	}
+	for path, f := range out.After {
+		if f.Exists {
+			// The record is advisory: if it cannot be written, the
+			// worst case is that Edit asks the agent to read again.
+			_ = e.Session.RecordSeen(path, f.Content)
+		}
+	}
+	return out, nil
 }

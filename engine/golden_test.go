@@ -32,7 +32,10 @@ type goldenCase struct {
 type goldenStep struct {
 	// Either Args (a tool call) or Write (a person editing files between
 	// calls; null deletes).
-	Args  json.RawMessage    `json:"args,omitempty"`
+	Args json.RawMessage `json:"args,omitempty"`
+	// Tool overrides the folder's tool for this step, so one session can
+	// mix dialects (a text_editor view before an Edit).
+	Tool  string             `json:"tool,omitempty"`
 	Write map[string]*string `json:"write,omitempty"`
 	// Result is the expected result object, with commit ids shown as
 	// "<commit>".
@@ -108,7 +111,11 @@ func runCase(t *testing.T, tool string, gc *goldenCase) (rewritten bool) {
 		beforeTip := gittest.Rev(t, dir, "refs/edits/golden")
 		beforeLog, _ := gittest.GitErr(dir, "reflog", "refs/edits/golden")
 
-		res, err := engine.Call(context.Background(), opts, tool, step.Args)
+		stepTool := tool
+		if step.Tool != "" {
+			stepTool = step.Tool
+		}
+		res, err := engine.Call(context.Background(), opts, stepTool, step.Args)
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
@@ -294,4 +301,6 @@ func deref(s *string) string {
 func TestTextEditorGolden(t *testing.T) { runGolden(t, "text_editor") }
 
 func TestEditGolden(t *testing.T)      { runGolden(t, "edit") }
+func TestExactEditGolden(t *testing.T) { runGolden(t, "Edit") }
 func TestEditLinesGolden(t *testing.T) { runGolden(t, "edit_lines") }
+func TestCodeEditGolden(t *testing.T)  { runGolden(t, "code_edit") }

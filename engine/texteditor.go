@@ -86,6 +86,9 @@ func (e *Engine) view(p repo.Path, args texteditor.Args) (textEditorResult, erro
 	if err != nil {
 		return textEditorResult{}, err
 	}
+	// A view counts as a read for Edit's read-before-edit check (advisory:
+	// if the record cannot be written, Edit asks for another read).
+	_ = e.Session.RecordSeen(p.Rel, f.Content)
 	n := ops.LineCount(f.Content)
 	msg := fmt.Sprintf("Here is %s (%s):", args.Path, lines(n))
 	if args.ViewRange != nil {
@@ -100,7 +103,7 @@ func (e *Engine) view(p repo.Path, args texteditor.Args) (textEditorResult, erro
 
 func (e *Engine) write(ctx context.Context, p repo.Path, args texteditor.Args) (textEditorResult, error) {
 	var created bool
-	out, err := e.Session.Apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
+	out, err := e.apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
 		cur := tx.Files[p.Rel]
 		if args.Command == texteditor.CmdCreate && cur.Exists {
 			return repo.Plan{}, fmt.Errorf("%w: %s; \"create\" never overwrites: use \"write\" to replace the whole file, or \"str_replace\" to change part of it", errFileExists, args.Path)
@@ -168,7 +171,7 @@ func (e *Engine) editFile(ctx context.Context, p repo.Path, args texteditor.Args
 
 func (e *Engine) undoEdit(ctx context.Context, p repo.Path, args texteditor.Args) (textEditorResult, error) {
 	var target undo.Target
-	out, err := e.Session.Apply(ctx, []repo.Path{p}, repo.RefuseOutside, func(tx *repo.Tx) (repo.Plan, error) {
+	out, err := e.apply(ctx, []repo.Path{p}, repo.RefuseOutside, func(tx *repo.Tx) (repo.Plan, error) {
 		pl, t, err := undo.PlanPath(tx, e.Session, p.Rel, e.UndoDepth, "text_editor.undo_edit")
 		target = t
 		return pl, err

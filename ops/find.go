@@ -1,6 +1,12 @@
 package ops
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/git-edit/git-edit/ops/jsonargs"
+)
 
 // Occurrences returns the byte offsets, in increasing order, of every
 // occurrence of needle in hay, overlapping occurrences included: "aa" occurs
@@ -79,4 +85,51 @@ func OccurrenceLines(b []byte, offs []int) []int {
 		lines[k] = line
 	}
 	return lines
+}
+
+// maxDescribedLines caps the line numbers DescribeLines lists.
+const maxDescribedLines = 20
+
+// DescribeLines words 1-based line numbers for a message: "line 4",
+// "lines 4, 9 and 17", "lines 3 (2 times) and 8" (equal neighbours are
+// grouped, as overlapping occurrences on one line are), listing at most 20
+// distinct lines and then "and N more lines".
+func DescribeLines(lines []int) string {
+	type group struct{ line, n int }
+	var groups []group
+	for _, l := range lines {
+		if len(groups) > 0 && groups[len(groups)-1].line == l {
+			groups[len(groups)-1].n++
+			continue
+		}
+		groups = append(groups, group{l, 1})
+	}
+	var parts []string
+	for i, g := range groups {
+		if i == maxDescribedLines {
+			parts = append(parts, jsonargs.Thousands(len(groups)-maxDescribedLines)+" more lines")
+			break
+		}
+		s := strconv.Itoa(g.line)
+		if g.n > 1 {
+			s += fmt.Sprintf(" (%d times)", g.n)
+		}
+		parts = append(parts, s)
+	}
+	if len(groups) == 1 {
+		return "line " + parts[0]
+	}
+	return "lines " + jsonargs.AndList(parts)
+}
+
+// Overlapping reports whether any two of the occurrences at offs (sorted,
+// each n bytes long) overlap: a count that would surprise a reader unless
+// the message says so.
+func Overlapping(offs []int, n int) bool {
+	for i := 1; i < len(offs); i++ {
+		if offs[i] < offs[i-1]+n {
+			return true
+		}
+	}
+	return false
 }

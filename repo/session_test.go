@@ -484,3 +484,34 @@ func TestMetaRoundTrip(t *testing.T) {
 }
 
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
+
+func TestSeenRecordsPersistPerSession(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "x\n"})
+	_, s1 := open(t, dir, "one")
+	if _, ok, err := s1.LastSeen("dir/odd name\n.go"); ok || err != nil {
+		t.Fatalf("unseen path: ok=%v err=%v", ok, err)
+	}
+	if err := s1.RecordSeen("dir/odd name\n.go", []byte("content")); err != nil {
+		t.Fatal(err)
+	}
+	// Another process of the same session sees it; another session does not.
+	_, again := open(t, dir, "one")
+	h, ok, err := again.LastSeen("dir/odd name\n.go")
+	if err != nil || !ok || h != repo.BlobHash([]byte("content")) {
+		t.Fatalf("LastSeen = %s %v %v", h, ok, err)
+	}
+	_, other := open(t, dir, "two")
+	if _, ok, _ := other.LastSeen("dir/odd name\n.go"); ok {
+		t.Fatal("session two sees session one's record")
+	}
+	if err := again.RecordSeen("dir/odd name\n.go", []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if h, _, _ := s1.LastSeen("dir/odd name\n.go"); h != repo.BlobHash([]byte("new")) {
+		t.Fatal("record not replaced")
+	}
+	if st := gittest.Status(t, dir); st != "" {
+		t.Fatalf("records leaked into the worktree: %q", st)
+	}
+	gittest.Fsck(t, dir)
+}

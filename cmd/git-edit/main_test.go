@@ -66,7 +66,7 @@ func TestCallContract(t *testing.T) {
 		{
 			name: "unknown tool is misuse",
 			args: []string{"call", "--root", dir, "sed"},
-			code: 2, stderrHas: `unknown tool "sed"; the tools are: edit, edit_lines, text_editor`, fileAfter: "beta\n",
+			code: 2, stderrHas: `unknown tool "sed"; the tools are: Edit, MultiEdit, Read, code_edit, edit, edit_lines, text_editor`, fileAfter: "beta\n",
 		},
 		{
 			name: "unknown flag is misuse, stdout stays clean",
@@ -288,4 +288,33 @@ func shBlockAfter(t *testing.T, text, marker string) string {
 		t.Fatalf("README.md has no sh block after %q", marker)
 	}
 	return block
+}
+
+// Read-before-edit state lives under the git dir, so a Read by one process
+// lets a later Edit by another process of the same session through, and
+// not one of another session.
+func TestReadBeforeEditAcrossProcesses(t *testing.T) {
+	bin := binDir(t)
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "alpha\n"})
+	gitEdit := func(session, tool, args string) string {
+		cmd := exec.Command("git", "edit", "call", "--session", session, tool)
+		cmd.Dir = dir
+		cmd.Env = append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		cmd.Stdin = strings.NewReader(args)
+		out, _ := cmd.Output()
+		return string(out)
+	}
+	edit := `{"file_path":"f.txt","old_string":"alpha","new_string":"beta"}`
+	if out := gitEdit("one", "Read", `{"file_path":"f.txt"}`); out != `{"content":"     1\talpha","total_lines":1}`+"\n" {
+		t.Fatalf("Read printed %q", out)
+	}
+	if out := gitEdit("two", "Edit", edit); !strings.Contains(out, `"error":"File must be read before editing"`) {
+		t.Fatalf("session two edited a file only session one read: %s", out)
+	}
+	if out := gitEdit("one", "Edit", edit); !strings.Contains(out, `"message":"Replaced 1 occurrence in f.txt at line 1."`) {
+		t.Fatalf("Edit after Read in another process: %s", out)
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != "beta\n" {
+		t.Fatalf("file = %q", got)
+	}
 }

@@ -2,8 +2,6 @@ package texteditor
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/git-edit/git-edit/ops"
@@ -19,8 +17,6 @@ const (
 	MaxWriteChars = 400_000
 	// LanguageHeadBytes is how much of a file language detection looks at.
 	LanguageHeadBytes = 16 * 1024
-	// maxListedLines caps the line numbers listed in an ambiguity error.
-	maxListedLines = 20
 )
 
 // Info describes a planned str_replace.
@@ -35,13 +31,13 @@ type Info struct {
 // PlanStrReplace plans replacing the one occurrence of oldStr in content by
 // newStr. path is used in error messages only.
 //
-// Matching is exact, overlapping occurrences included, except that in a CRLF
-// file a match may not start in the middle of a "\r\n". When oldStr is not
-// found, the file's EOL (ops.DetectEOL) is CRLF and oldStr has lone "\n", it
-// retries with those converted to "\r\n" (agents usually write "\n"). In a
-// CRLF file newStr's lone "\n" become "\r\n". When the matched text equals the
-// text to write, it returns no edits and a nil error: the caller reports "no
-// change".
+// Matching is ops.FindExact's: exact, overlapping occurrences included, except
+// that in a CRLF file a match may not start in the middle of a "\r\n"; when
+// oldStr is not found, the file's EOL (ops.DetectEOL) is CRLF and oldStr has
+// lone "\n", it retries with those converted to "\r\n" (agents usually write
+// "\n"). In a CRLF file newStr's lone "\n" become "\r\n". When the matched
+// text equals the text to write, it returns no edits and a nil error: the
+// caller reports "no change".
 //
 // Errors: oldStr empty (ErrInvalidArgs), not found (ErrNotFound), more than
 // one occurrence (ErrAmbiguous, listing their line numbers).
@@ -49,31 +45,15 @@ func PlanStrReplace(path string, content []byte, oldStr, newStr string) ([]ops.E
 	if oldStr == "" {
 		return nil, Info{}, invalid(`"old_str" is empty, and empty text cannot be located; to add text use "insert" with "insert_line", or "write" to replace the whole file`)
 	}
-	eol := ops.DetectEOL(content)
-	old := oldStr
-	offs := ops.Occurrences(content, old)
-	if eol == ops.CRLF && old[0] == '\n' {
-		// A match starting at the "\n" of a "\r\n" splits that line ending:
-		// replacing it would leave a stray "\r" before the converted new
-		// text. The agent meant the whole line ending, which the retry
-		// below finds.
-		offs = slices.DeleteFunc(offs, func(off int) bool { return off > 0 && content[off-1] == '\r' })
-	}
-	fixed := false
-	if len(offs) == 0 && eol == ops.CRLF {
-		if conv := ops.ToEOL(oldStr, ops.CRLF); conv != oldStr {
-			old, fixed = conv, true
-			offs = ops.Occurrences(content, old)
-		}
-	}
+	offs, old, fixed := ops.FindExact(content, oldStr)
 	switch {
 	case len(offs) == 0:
 		return nil, Info{}, fmt.Errorf("%w in %s; view the file and copy the exact text to replace, including whitespace, indentation and line breaks", ErrNotFound, path)
 	case len(offs) > 1:
 		return nil, Info{}, fmt.Errorf("%w in %s: found %d occurrences of old_str%s, at %s; include more surrounding lines in old_str to make it unique",
-			ErrAmbiguous, path, len(offs), overlapNote(offs, len(old)), lineList(ops.OccurrenceLines(content, offs)))
+			ErrAmbiguous, path, len(offs), overlapNote(offs, len(old)), ops.DescribeLines(ops.OccurrenceLines(content, offs)))
 	}
-	repl := ops.ToEOL(newStr, eol)
+	repl := ops.ToEOL(newStr, ops.DetectEOL(content))
 	info := Info{Offset: offs[0], Line: ops.OccurrenceLines(content, offs)[0], Old: old, New: repl, CRLFFix: fixed}
 	if old == repl {
 		return nil, info, nil
@@ -83,42 +63,10 @@ func PlanStrReplace(path string, content []byte, oldStr, newStr string) ([]ops.E
 
 // overlapNote explains a count that surprises: occurrences that overlap.
 func overlapNote(offs []int, n int) string {
-	for i := 1; i < len(offs); i++ {
-		if offs[i] < offs[i-1]+n {
-			return " (some of them overlap)"
-		}
+	if ops.Overlapping(offs, n) {
+		return " (some of them overlap)"
 	}
 	return ""
-}
-
-// lineList renders "line 4", "lines 4, 9 and 17", "lines 3 (2 times) and 8",
-// listing at most maxListedLines distinct lines.
-func lineList(lines []int) string {
-	type group struct{ line, n int }
-	var groups []group
-	for _, l := range lines {
-		if len(groups) > 0 && groups[len(groups)-1].line == l {
-			groups[len(groups)-1].n++
-			continue
-		}
-		groups = append(groups, group{l, 1})
-	}
-	var parts []string
-	for i, g := range groups {
-		if i == maxListedLines {
-			parts = append(parts, fmt.Sprintf("%d more lines", len(groups)-maxListedLines))
-			break
-		}
-		s := strconv.Itoa(g.line)
-		if g.n > 1 {
-			s += fmt.Sprintf(" (%d times)", g.n)
-		}
-		parts = append(parts, s)
-	}
-	if len(groups) == 1 {
-		return "line " + parts[0]
-	}
-	return "lines " + andList(parts)
 }
 
 // PlanInsert plans inserting newStr as whole lines after line insertLine
