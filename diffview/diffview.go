@@ -75,6 +75,24 @@ func Hunks(old, new []byte, context int) string {
 	return render("", old, new, context, maxMyersLines)
 }
 
+// Stat counts the lines a diff of old to new adds and removes, as
+// `git diff --numstat` does, with Unified's bounds: a window too costly for
+// Myers counts as all of its old lines removed and new lines added.
+func Stat(old, new []byte) (added, removed int) {
+	if bytes.Equal(old, new) {
+		return 0, 0
+	}
+	for _, r := range changeRuns(old, new, maxMyersLines) {
+		switch r.sign {
+		case '+':
+			added += r.lines
+		case '-':
+			removed += r.lines
+		}
+	}
+	return added, removed
+}
+
 // render writes header and the hunks turning old into new. Windows of more
 // than myersLimit lines are shown as a single replacement.
 func render(header string, old, new []byte, context, myersLimit int) string {
@@ -82,7 +100,13 @@ func render(header string, old, new []byte, context, myersLimit int) string {
 		return ""
 	}
 	context = min(max(context, 0), maxContext)
+	hunks := planHunks(changeRuns(old, new, myersLimit), old, context)
+	return write(header, hunks, old, new)
+}
 
+// changeRuns splits old and new into runs of equal, removed and added
+// lines, covering both files whole.
+func changeRuns(old, new []byte, myersLimit int) []run {
 	// Trim whole lines only: a line shared only in part is a changed line.
 	// The suffix is searched after the prefix so that the two cannot overlap.
 	p := bytes.LastIndexByte(old[:commonPrefixLen(old, new)], '\n') + 1
@@ -94,10 +118,7 @@ func render(header string, old, new []byte, context, myersLimit int) string {
 	runs := make([]run, 0, 8)
 	runs = appendRun(runs, run{sign: ' ', start: 0, end: p, lines: bytes.Count(old[:p], nl)})
 	runs = appendWindow(runs, old, new, p, oldEnd, newEnd, myersLimit)
-	runs = appendRun(runs, run{sign: ' ', start: oldEnd, end: len(old), lines: countLines(old[oldEnd:])})
-
-	hunks := planHunks(runs, old, context)
-	return write(header, hunks, old, new)
+	return appendRun(runs, run{sign: ' ', start: oldEnd, end: len(old), lines: countLines(old[oldEnd:])})
 }
 
 var nl = []byte{'\n'}

@@ -699,3 +699,34 @@ func TestMyersAccepted(t *testing.T) {
 		}
 	}
 }
+
+// Stat agrees with git's own count (`git diff --numstat`).
+func TestStatMatchesGitNumstat(t *testing.T) {
+	cases := []struct{ old, new string }{
+		{"a\nb\nc\n", "a\nB\nc\n"},
+		{"", "one\ntwo\n"},
+		{"one\ntwo\n", ""},
+		{"a\nb", "a\nb\n"},
+		{"x\r\ny\r\n", "x\r\nY\r\nz\r\n"},
+		{strings.Repeat("line\n", 50) + "mid\n" + strings.Repeat("line\n", 50), strings.Repeat("line\n", 50) + "MID\nmore\n" + strings.Repeat("line\n", 50)},
+	}
+	dir := t.TempDir()
+	for _, tc := range cases {
+		a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+		if err := os.WriteFile(a, []byte(tc.old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(b, []byte(tc.new), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := exec.Command("git", "diff", "--no-index", "--numstat", a, b).Output()
+		var wantAdd, wantDel int
+		fmt.Sscanf(string(out), "%d\t%d", &wantAdd, &wantDel)
+		if add, del := Stat([]byte(tc.old), []byte(tc.new)); add != wantAdd || del != wantDel {
+			t.Errorf("Stat(%q, %q) = +%d -%d, git says +%d -%d", tc.old, tc.new, add, del, wantAdd, wantDel)
+		}
+	}
+	if add, del := Stat([]byte("same\n"), []byte("same\n")); add != 0 || del != 0 {
+		t.Errorf("Stat of equal texts = +%d -%d", add, del)
+	}
+}

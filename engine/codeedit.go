@@ -43,16 +43,31 @@ func runCodeEdit(ctx context.Context, e *Engine, raw []byte) Result {
 	}
 	results := make([]codeEditOutcome, len(args.Edits))
 	paths := make([]repo.Path, len(args.Edits))
+	owners := map[*Engine]bool{}
 	refused := false
 	for i, ed := range args.Edits {
 		results[i].FilePath = ed.FilePath
-		if paths[i], err = e.resolve(ed.FilePath); err != nil {
+		owner, p, err := e.locate(ed.FilePath)
+		if err != nil {
 			results[i].Message = explain("code_edit", ed.FilePath, err).Error()
 			refused = true
+			continue
 		}
+		paths[i], owners[owner] = p, true
 	}
 	if refused {
 		return codeEditRefused(results)
+	}
+	if len(owners) > 1 {
+		// One commit cannot span two repositories, and all or nothing is
+		// what this call promises.
+		for i := range results {
+			results[i].Message = "the edits of this call touch files of more than one repository (a submodule and its parent); send the edits of each repository as a separate call"
+		}
+		return codeEditRefused(results)
+	}
+	for owner := range owners {
+		e = owner
 	}
 	out, err := e.apply(ctx, paths, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
 		current := map[string][]byte{}

@@ -18,7 +18,7 @@ func runEdit(ctx context.Context, e *Engine, raw []byte) Result {
 	if err != nil {
 		return statusError(err)
 	}
-	p, err := e.resolve(args.FilePath)
+	e, p, err := e.locate(args.FilePath)
 	if err != nil {
 		return statusError(err)
 	}

@@ -18,7 +18,7 @@ func runEditLines(ctx context.Context, e *Engine, raw []byte) Result {
 	if err != nil {
 		return editLinesError(err)
 	}
-	p, err := e.resolve(args.Path)
+	e, p, err := e.locate(args.Path)
 	if err != nil {
 		return editLinesError(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo"
@@ -71,6 +72,10 @@ type Options struct {
 	Root string
 	// Session names the session ref, refs/edits/<Session>.
 	Session string
+	// Settings given on the command line override git config when set.
+	UndoDepth   *int
+	MaxFileSize *int64
+	RequireRead *bool
 }
 
 // Engine holds an opened repository and session; one Engine serves many
@@ -84,6 +89,12 @@ type Engine struct {
 	// RequireRead makes Edit and MultiEdit refuse files this session has
 	// not seen as they are now (git config edit.requireRead, default true).
 	RequireRead bool
+
+	opts Options
+	// nested caches the engines of nested repositories (submodules) by
+	// their top directory: a file there is recorded in its own repository.
+	nested   map[string]*Engine
+	nestedMu sync.Mutex
 }
 
 // Open validates the session name, finds the repository from opts.Root and
@@ -102,22 +113,35 @@ func Open(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	return openIn(r, root, opts)
+}
+
+// openIn makes the engine of repository r: the session and the settings,
+// from git config of r unless opts overrides them.
+func openIn(r *repo.Repo, root string, opts Options) (*Engine, error) {
 	s, err := repo.NewSession(r, opts.Session)
 	if err != nil {
 		return nil, err
 	}
-	depth, err := r.ConfigInt("edit", "undoDepth", undo.DefaultDepth)
-	if err != nil {
+	e := &Engine{Root: root, Repo: r, Session: s, opts: opts, nested: map[string]*Engine{}}
+	depth := int64(undo.DefaultDepth)
+	if opts.UndoDepth != nil {
+		depth = int64(*opts.UndoDepth)
+	} else if depth, err = r.ConfigInt("edit", "undoDepth", undo.DefaultDepth); err != nil {
 		return nil, err
 	}
-	if s.MaxFileSize, err = r.ConfigInt("edit", "maxFileSize", repo.DefaultMaxFileSize); err != nil {
+	e.UndoDepth = int(min(max(depth, 0), 1<<30))
+	if opts.MaxFileSize != nil {
+		s.MaxFileSize = *opts.MaxFileSize
+	} else if s.MaxFileSize, err = r.ConfigInt("edit", "maxFileSize", repo.DefaultMaxFileSize); err != nil {
 		return nil, err
 	}
-	requireRead, err := r.ConfigBool("edit", "requireRead", true)
-	if err != nil {
+	if opts.RequireRead != nil {
+		e.RequireRead = *opts.RequireRead
+	} else if e.RequireRead, err = r.ConfigBool("edit", "requireRead", true); err != nil {
 		return nil, err
 	}
-	return &Engine{Root: root, Repo: r, Session: s, UndoDepth: int(min(depth, 1<<30)), RequireRead: requireRead}, nil
+	return e, nil
 }
 
 // Call runs tool with its JSON arguments. The only error is ErrUnknownTool;
@@ -154,9 +178,32 @@ func lookup(name string) (tool, error) {
 	return t, nil
 }
 
-// resolve confines a path argument to the root.
-func (e *Engine) resolve(arg string) (repo.Path, error) {
-	return e.Repo.Resolve(e.Root, arg)
+// locate confines a path argument to the root and finds the engine of the
+// repository that owns it: this one, or, for a file inside a submodule or
+// nested repository, that repository's (same session name, its own config),
+// so the edit is recorded where the file is versioned.
+func (e *Engine) locate(arg string) (*Engine, repo.Path, error) {
+	p, err := e.Repo.Resolve(e.Root, arg)
+	var nested *repo.NestedRepoError
+	if !errors.As(err, &nested) {
+		return e, p, err
+	}
+	e.nestedMu.Lock()
+	sub, ok := e.nested[nested.Top]
+	e.nestedMu.Unlock()
+	if !ok {
+		r, err := repo.Open(nested.Top)
+		if err != nil {
+			return nil, repo.Path{}, err
+		}
+		if sub, err = openIn(r, e.Root, e.opts); err != nil {
+			return nil, repo.Path{}, err
+		}
+		e.nestedMu.Lock()
+		e.nested[nested.Top] = sub
+		e.nestedMu.Unlock()
+	}
+	return sub.locate(arg)
 }
 
 // editSpans is the path every span-based edit of one existing file takes:

@@ -46,7 +46,7 @@ func runMultiEdit(ctx context.Context, e *Engine, raw []byte) Result {
 // read-before-edit check against the bytes about to be edited, then the
 // plan, applied and recorded as one commit.
 func (e *Engine) exactEdit(ctx context.Context, tool, arg string, plan func([]byte) (exactedit.Planned, error)) Result {
-	p, err := e.resolve(arg)
+	e, p, err := e.locate(arg)
 	if err != nil {
 		return failure(refusal(tool, arg, err))
 	}
@@ -115,7 +115,7 @@ func runRead(ctx context.Context, e *Engine, raw []byte) Result {
 	if err != nil {
 		return failure(refusal(exactedit.ToolRead, "", err))
 	}
-	p, err := e.resolve(args.FilePath)
+	e, p, err := e.locate(args.FilePath)
 	if err != nil {
 		return failure(refusal(exactedit.ToolRead, args.FilePath, err))
 	}

@@ -53,7 +53,7 @@ func runTextEditor(ctx context.Context, e *Engine, raw []byte) Result {
 	if err != nil {
 		return statusError(err)
 	}
-	p, err := e.resolve(args.Path)
+	e, p, err := e.locate(args.Path)
 	if err != nil {
 		return statusError(err)
 	}

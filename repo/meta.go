@@ -26,18 +26,22 @@ const (
 //	Edit-Path: src/main.go
 //	Edit-Prev: <commit> src/main.go
 //	Edit-Undoes: <commit>
+//	Edit-Rollback-To: <commit>|start
 //
 // Edit-Path names every path the commit changed. Edit-Prev names, per path,
 // the previous commit of the session that changed it (absent on a session's
 // first touch of a path), so history questions about one path follow that
-// chain instead of walking every commit.
+// chain instead of walking every commit. Edit-Undoes names the commit an
+// undo or redo reverses; Edit-Rollback-To the commit a rollback returns to
+// ("start": the state before the session).
 type Meta struct {
-	Op      string
-	Tool    string
-	Session string
-	Paths   []string
-	Prev    map[string]plumbing.Hash
-	Undoes  plumbing.Hash
+	Op         string
+	Tool       string
+	Session    string
+	Paths      []string
+	Prev       map[string]plumbing.Hash
+	Undoes     plumbing.Hash
+	RollbackTo string
 }
 
 // Touches reports whether the commit changed path.
@@ -70,6 +74,9 @@ func (m Meta) Message(subject string) string {
 	}
 	if !m.Undoes.IsZero() {
 		fmt.Fprintf(&b, "Edit-Undoes: %s\n", m.Undoes)
+	}
+	if m.RollbackTo != "" {
+		fmt.Fprintf(&b, "Edit-Rollback-To: %s\n", m.RollbackTo)
 	}
 	return b.String()
 }
@@ -110,6 +117,8 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			if plumbing.IsHash(val) {
 				m.Undoes = plumbing.NewHash(val)
 			}
+		case "Edit-Rollback-To":
+			m.RollbackTo = val
 		}
 	}
 	return m, ok

@@ -12,6 +12,20 @@ import (
 // inside .git, inside a nested repository, an unresolvable symlink.
 var ErrPathRefused = errors.New("path refused")
 
+// NestedRepoError refuses a path inside a nested repository or submodule
+// of this one: the file belongs to the repository at Top, which should
+// record its edits.
+type NestedRepoError struct {
+	Arg string
+	Top string
+}
+
+func (e *NestedRepoError) Error() string {
+	return fmt.Sprintf("%v: %s is inside the nested repository or submodule %s; run git-edit with --root %s to edit it in its own repository", ErrPathRefused, e.Arg, e.Top, e.Top)
+}
+
+func (e *NestedRepoError) Unwrap() error { return ErrPathRefused }
+
 // Path is a file argument resolved against the repository.
 type Path struct {
 	// Abs is the absolute path on disk, symlinks in its directories resolved.
@@ -24,7 +38,7 @@ type Path struct {
 // Resolve turns a path argument (absolute, or relative to root) into a Path
 // confined to root: after resolving symlinks it must lie inside root and the
 // worktree, not inside any ".git" directory, and not inside a nested
-// repository or submodule. The file itself need not exist (write creates
+// repository or submodule (*NestedRepoError). The file itself need not exist (write creates
 // it), but a symlink that cannot be resolved is refused.
 func (r *Repo) Resolve(root, arg string) (Path, error) {
 	if arg == "" {
@@ -67,7 +81,7 @@ func (r *Repo) Resolve(root, arg string) (Path, error) {
 		}
 		dir := filepath.Join(append([]string{r.Top}, parts[:i+1]...)...)
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return Path{}, fmt.Errorf("%w: %s is inside the nested repository or submodule %s; run git-edit with --root %s to edit it in its own repository", ErrPathRefused, arg, dir, dir)
+			return Path{}, &NestedRepoError{Arg: arg, Top: dir}
 		}
 	}
 	return Path{Abs: real, Rel: filepath.ToSlash(rel)}, nil

@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -57,30 +56,8 @@ func (r *Repo) refPath(name string) string {
 }
 
 func (r *Repo) packedRef(name string) (plumbing.Hash, error) {
-	f, err := os.Open(filepath.Join(r.CommonDir, "packed-refs"))
-	if errors.Is(err, os.ErrNotExist) {
-		return plumbing.ZeroHash, nil
-	}
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("read packed-refs: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' || line[0] == '^' {
-			continue
-		}
-		hash, ref, ok := strings.Cut(line, " ")
-		if ok && ref == name {
-			return parseHash(name, hash)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("read packed-refs: %w", err)
-	}
-	return plumbing.ZeroHash, nil
+	refs, err := r.packedRefs()
+	return refs[name], err
 }
 
 func parseHash(name, s string) (plumbing.Hash, error) {
@@ -104,17 +81,9 @@ func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 // It fails with ErrRefLocked when the lock file exists and with ErrRefChanged
 // when the ref moved; in both cases nothing is changed.
 func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) (err error) {
-	path := r.refPath(name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return fmt.Errorf("create ref directory for %s: %w", name, err)
-	}
-	lockPath := path + ".lock"
-	lock, err := os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("%w: %s exists; another git process is updating %s, or one crashed: if none is running, delete that file and retry", ErrRefLocked, lockPath, name)
-	}
+	path, lockPath, lock, err := r.lockRef(name)
 	if err != nil {
-		return fmt.Errorf("lock %s: %w", name, err)
+		return err
 	}
 	committed := false
 	defer func() {
@@ -148,6 +117,24 @@ func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) 
 	}
 	committed = true
 	return syncDir(filepath.Dir(path))
+}
+
+// lockRef takes git's lock on a ref: it creates "<ref>.lock" exclusively,
+// failing with ErrRefLocked when another writer holds it.
+func (r *Repo) lockRef(name string) (path, lockPath string, lock *os.File, err error) {
+	path = r.refPath(name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return "", "", nil, fmt.Errorf("create ref directory for %s: %w", name, err)
+	}
+	lockPath = path + ".lock"
+	lock, err = os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, os.ErrExist) {
+		return "", "", nil, fmt.Errorf("%w: %s exists; another git process is updating %s, or one crashed: if none is running, delete that file and retry", ErrRefLocked, lockPath, name)
+	}
+	if err != nil {
+		return "", "", nil, fmt.Errorf("lock %s: %w", name, err)
+	}
+	return path, lockPath, lock, nil
 }
 
 // appendReflog adds one line to logs/<ref> in git's format, so that

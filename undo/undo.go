@@ -6,6 +6,7 @@ package undo
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -21,6 +22,10 @@ var (
 	// ErrChangedOutside: the path was changed outside git-edit before the
 	// edit that would be undone; undo does not reach past that point.
 	ErrChangedOutside = errors.New("undo stops at a change made outside git-edit")
+	// ErrNothingToRedo: no undo to redo, or the path changed since.
+	ErrNothingToRedo = errors.New("nothing to redo")
+	// ErrMoved: the session gained commits between planning and the lock.
+	ErrMoved = errors.New("session moved")
 )
 
 // DefaultDepth is how many edits of one file undo reaches back unless git
@@ -41,39 +46,57 @@ type Target struct {
 // ErrChangedOutside, at a sync commit: before it lies what the person wrote,
 // which an undo must not overwrite.
 func FindTarget(s *repo.Session, tip plumbing.Hash, path string, depth int) (Target, error) {
-	last, err := s.LastTouches(tip, []string{path})
-	if err != nil {
-		return Target{}, err
-	}
+	var target Target
 	cancelled, edits := 0, 0
-	for c := last[path]; !c.IsZero(); {
-		commit, err := s.Repo.ReadCommit(c)
-		if err != nil {
-			return Target{}, err
-		}
-		meta, _ := repo.ParseMeta(commit.Message)
+	err := walkChain(s, tip, path, func(c plumbing.Hash, meta repo.Meta) (bool, error) {
 		switch meta.Op {
 		case repo.OpUndo:
 			cancelled++
 		case repo.OpSync:
-			return Target{}, fmt.Errorf("%w: %s was changed outside git-edit (recorded in %s) before every edit of it still in effect, and undo never overwrites a person's changes; older versions are in `git log -p %s -- %s` if you need them",
+			return true, fmt.Errorf("%w: %s was changed outside git-edit (recorded in %s) before every edit of it still in effect, and undo never overwrites a person's changes; older versions are in `git log -p %s -- %s` if you need them",
 				ErrChangedOutside, path, c.String()[:12], s.Ref(), path)
 		default: // edit, redo, rollback: a change that undo can revert
 			if meta.Op == repo.OpEdit {
 				edits++
 			}
 			if depth > 0 && edits > depth {
-				return Target{}, fmt.Errorf("%w: the next edit to undo is the %s most recent edit of %s, and edit.undoDepth allows %d; raise it with `git config edit.undoDepth N` (0 = unlimited)",
+				return true, fmt.Errorf("%w: the next edit to undo is the %s most recent edit of %s, and edit.undoDepth allows %d; raise it with `git config edit.undoDepth N` (0 = unlimited)",
 					ErrDepth, ordinal(edits), path, depth)
 			}
 			if cancelled == 0 {
-				return Target{Commit: c, Meta: meta}, nil
+				target = Target{Commit: c, Meta: meta}
+				return true, nil
 			}
 			cancelled--
 		}
+		return false, nil
+	})
+	if err == nil && target.Commit.IsZero() {
+		err = fmt.Errorf("%w: session %q has no edit of %s left to undo", ErrNothingToUndo, s.Name, path)
+	}
+	return target, err
+}
+
+// walkChain visits the commits of session s that changed path, newest
+// first from tip, following Edit-Prev, until visit says done or the
+// session's first touch of path is passed.
+func walkChain(s *repo.Session, tip plumbing.Hash, path string, visit func(plumbing.Hash, repo.Meta) (done bool, err error)) error {
+	last, err := s.LastTouches(tip, []string{path})
+	if err != nil {
+		return err
+	}
+	for c := last[path]; !c.IsZero(); {
+		commit, err := s.Repo.ReadCommit(c)
+		if err != nil {
+			return err
+		}
+		meta, _ := repo.ParseMeta(commit.Message)
+		if done, err := visit(c, meta); done || err != nil {
+			return err
+		}
 		c = meta.Prev[path]
 	}
-	return Target{}, fmt.Errorf("%w: session %q has no edit of %s left to undo", ErrNothingToUndo, s.Name, path)
+	return nil
 }
 
 // PlanPath is the plan, under the session's lock, for undoing the last edit
@@ -85,28 +108,199 @@ func PlanPath(tx *repo.Tx, s *repo.Session, path string, depth int, tool string)
 	if err != nil {
 		return repo.Plan{}, t, err
 	}
-	commit, err := s.Repo.ReadCommit(t.Commit)
+	pl, err := revert(s, t, []string{path}, repo.OpUndo, tool)
+	return pl, t, err
+}
+
+// FindRedo returns the undo commit a redo of path re-applies: walking the
+// path's chain newest first, each redo cancels the next undo below it; the
+// first undo not cancelled is the target. An edit (or a change made outside
+// git-edit) since then means there is nothing to redo: redoing would
+// overwrite it.
+func FindRedo(s *repo.Session, tip plumbing.Hash, path string) (Target, error) {
+	var target Target
+	cancelled := 0
+	err := walkChain(s, tip, path, func(c plumbing.Hash, meta repo.Meta) (bool, error) {
+		switch meta.Op {
+		case repo.OpRedo:
+			cancelled++
+		case repo.OpUndo:
+			if cancelled == 0 {
+				target = Target{Commit: c, Meta: meta}
+				return true, nil
+			}
+			cancelled--
+		default:
+			return true, fmt.Errorf("%w: %s was changed since its last undo (by %s, %s), and redo would overwrite that", ErrNothingToRedo, path, what(meta), c.String()[:12])
+		}
+		return false, nil
+	})
+	if err == nil && target.Commit.IsZero() {
+		err = fmt.Errorf("%w: session %q has no undo of %s to redo", ErrNothingToRedo, s.Name, path)
+	}
+	return target, err
+}
+
+// PlanRedoPath is the plan for redoing path's last undo: path goes back to
+// its state just before that undo.
+func PlanRedoPath(tx *repo.Tx, s *repo.Session, path, tool string) (repo.Plan, Target, error) {
+	t, err := FindRedo(s, tx.Tip, path)
 	if err != nil {
 		return repo.Plan{}, t, err
+	}
+	pl, err := revert(s, t, []string{path}, repo.OpRedo, tool)
+	return pl, t, err
+}
+
+// Latest finds what an undo (redo false) or redo (redo true) without a
+// path reverts: walking the session from tip, the newest commit that is the
+// per-path target (FindTarget, FindRedo) of at least one of its paths, and
+// those paths. depth applies as in FindTarget.
+func Latest(s *repo.Session, tip plumbing.Hash, redo bool, depth int) (Target, []string, error) {
+	for h := tip; !h.IsZero(); {
+		c, ok, err := Read(s, h)
+		if err != nil {
+			return Target{}, nil, err
+		}
+		if !ok {
+			break
+		}
+		candidate := c.Meta.Op == repo.OpUndo
+		if !redo {
+			candidate = c.Meta.Op != repo.OpUndo && c.Meta.Op != repo.OpSync
+		}
+		if candidate {
+			var paths []string
+			var firstErr error
+			for _, p := range c.Meta.Paths {
+				var t Target
+				if redo {
+					t, err = FindRedo(s, tip, p)
+				} else {
+					t, err = FindTarget(s, tip, p, depth)
+				}
+				if err == nil && t.Commit == h {
+					paths = append(paths, p)
+				} else if err != nil && firstErr == nil && !errors.Is(err, ErrNothingToUndo) && !errors.Is(err, ErrNothingToRedo) {
+					firstErr = err
+				}
+			}
+			if len(paths) > 0 {
+				return Target{Commit: h, Meta: c.Meta}, paths, nil
+			}
+			if firstErr != nil {
+				return Target{}, nil, firstErr
+			}
+		}
+		h = c.Parent
+	}
+	if redo {
+		return Target{}, nil, fmt.Errorf("%w: session %q has no undo left to redo", ErrNothingToRedo, s.Name)
+	}
+	return Target{}, nil, fmt.Errorf("%w: session %q has no edit left to undo", ErrNothingToUndo, s.Name)
+}
+
+// PlanCommit is the plan that reverts target for the given paths (each
+// goes back to its state in target's parent), recorded as op (OpUndo or
+// OpRedo) naming target in Edit-Undoes. It refuses, with ErrMoved, when the
+// session moved since tip, on which the target was chosen.
+func PlanCommit(tx *repo.Tx, s *repo.Session, tip plumbing.Hash, t Target, paths []string, op, tool string) (repo.Plan, error) {
+	if tx.Tip != tip {
+		return repo.Plan{}, moved(s)
+	}
+	return revert(s, t, paths, op, tool)
+}
+
+// revert builds the plan putting paths back as they were just before
+// target.
+func revert(s *repo.Session, t Target, paths []string, op, tool string) (repo.Plan, error) {
+	commit, err := s.Repo.ReadCommit(t.Commit)
+	if err != nil {
+		return repo.Plan{}, err
 	}
 	var parent plumbing.Hash
 	if len(commit.ParentHashes) > 0 {
 		parent = commit.ParentHashes[0]
 	}
-	before, err := s.Repo.FileAt(parent, path)
-	if err != nil {
-		return repo.Plan{}, t, err
+	var changes []repo.Change
+	for _, p := range paths {
+		before, err := s.Repo.FileAt(parent, p)
+		if err != nil {
+			return repo.Plan{}, err
+		}
+		changes = append(changes, repo.Change{Path: p, Delete: !before.Exists, Content: before.Content, Mode: before.Mode})
 	}
-	change := repo.Change{Path: path, Delete: !before.Exists, Content: before.Content, Mode: before.Mode}
-	what := t.Meta.Tool
-	if what == "" {
-		what = t.Meta.Op
+	verb := "undo"
+	if op == repo.OpRedo {
+		verb = "redo"
 	}
 	return repo.Plan{
-		Changes: []repo.Change{change},
-		Subject: fmt.Sprintf("undo %s on %s (%s)", what, path, t.Commit.String()[:12]),
-		Meta:    repo.Meta{Op: repo.OpUndo, Tool: tool, Undoes: t.Commit},
-	}, t, nil
+		Changes: changes,
+		Subject: fmt.Sprintf("%s %s on %s (%s)", verb, what(t.Meta), strings.Join(paths, ", "), t.Commit.String()[:12]),
+		Meta:    repo.Meta{Op: op, Tool: tool, Undoes: t.Commit},
+	}, nil
+}
+
+// RollbackTargets computes, from tip, the state every path the session
+// touched returns to: its state right after commit to (to zero: before the
+// session, see BeforeSession). Paths first touched after to go back to
+// their state before the session.
+func RollbackTargets(s *repo.Session, tip, to plumbing.Hash) ([]repo.FileState, error) {
+	paths, first, err := Touched(s, tip)
+	if err != nil {
+		return nil, err
+	}
+	var reached map[string]plumbing.Hash
+	if !to.IsZero() {
+		if reached, err = s.LastTouches(to, paths); err != nil {
+			return nil, err
+		}
+	}
+	targets := make([]repo.FileState, 0, len(paths))
+	for _, p := range paths {
+		var f repo.FileState
+		if _, ok := reached[p]; ok {
+			f, err = s.Repo.FileAt(to, p)
+		} else {
+			f, err = BeforeSession(s, first[p], p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, f)
+	}
+	return targets, nil
+}
+
+// PlanRollback is the plan, under the lock, that puts every path back to
+// its target (see RollbackTargets, computed from tip), recorded as a
+// rollback commit naming to (or "start"). It refuses with ErrMoved when the
+// session moved since tip.
+func PlanRollback(tx *repo.Tx, s *repo.Session, tip, to plumbing.Hash, targets []repo.FileState, tool string) (repo.Plan, error) {
+	if tx.Tip != tip {
+		return repo.Plan{}, moved(s)
+	}
+	var changes []repo.Change
+	for _, f := range targets {
+		changes = append(changes, repo.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
+	}
+	dest, subject := "start", "rollback to the start of session "+s.Name
+	if !to.IsZero() {
+		dest, subject = to.String(), "rollback to "+to.String()[:12]
+	}
+	return repo.Plan{Changes: changes, Subject: subject, Meta: repo.Meta{Op: repo.OpRollback, Tool: tool, RollbackTo: dest}}, nil
+}
+
+func moved(s *repo.Session) error {
+	return fmt.Errorf("%w: another process recorded an edit in session %q meanwhile; run the command again", ErrMoved, s.Name)
+}
+
+// what names a commit's change for messages: its tool, else its op.
+func what(m repo.Meta) string {
+	if m.Tool != "" {
+		return m.Tool
+	}
+	return m.Op
 }
 
 func ordinal(n int) string {

@@ -42,6 +42,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	case errors.Is(err, errRefused):
 		return exitRefused
+	case isRefusal(err):
+		fmt.Fprintf(stderr, "git-edit: %v\n", err)
+		return exitRefused
 	default:
 		fmt.Fprintf(stderr, "git-edit: %v\n", err)
 		return exitMisuse
@@ -60,6 +63,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		OnUsageError:   usageError,
 		Commands: []*cli.Command{
 			callCommand(),
+			logCommand(),
+			showCommand(),
+			diffCommand(),
+			undoCommand(false),
+			undoCommand(true),
+			rollbackCommand(),
+			sessionsCommand(),
+			pruneCommand(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

@@ -181,6 +181,12 @@ func TestMain(m *testing.M) {
 			os.RemoveAll(bin)
 		}
 	}
+	historyFixtures.Range(func(_, build any) bool {
+		if dir, err := build.(func() (string, error))(); err == nil {
+			os.RemoveAll(dir)
+		}
+		return true
+	})
 	os.Exit(code)
 }
 
@@ -316,5 +322,19 @@ func TestReadBeforeEditAcrossProcesses(t *testing.T) {
 	}
 	if got := gittest.ReadFile(t, dir, "f.txt"); got != "beta\n" {
 		t.Fatalf("file = %q", got)
+	}
+}
+
+// Flags override git config: here edit.requireRead and edit.maxFileSize.
+func TestCallFlagsOverrideGitConfig(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "alpha\n"})
+	gittest.Git(t, dir, "config", "edit.maxFileSize", "1")
+	edit := `{"file_path":"f.txt","old_string":"alpha","new_string":"beta"}`
+	if r := runCLI(t, edit, "call", "--root", dir, "Edit"); r.code != 1 || !strings.Contains(r.stdout, "over the limit of 1 bytes") {
+		t.Fatalf("git config edit.maxFileSize not applied: %d %s", r.code, r.stdout)
+	}
+	r := runCLI(t, edit, "call", "--root", dir, "--max-file-size", "1000", "--require-read=false", "Edit")
+	if r.code != 0 || gittest.ReadFile(t, dir, "f.txt") != "beta\n" {
+		t.Fatalf("flags did not override git config: %d %s", r.code, r.stdout)
 	}
 }

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/repo"
+	"github.com/urfave/cli/v2"
+)
+
+// refusedError is a command that was refused: its message goes to stderr
+// and the exit status is 1 (the call command prints JSON instead and
+// returns the bare errRefused).
+type refusedError struct{ err error }
+
+func (r *refusedError) Error() string { return r.err.Error() }
+func (r *refusedError) Unwrap() error { return r.err }
+
+func refused(err error) error { return &refusedError{err} }
+
+// isRefusal reports errors that mean "refused" rather than misuse.
+func isRefusal(err error) bool {
+	var r *refusedError
+	return errors.As(err, &r)
+}
+
+// openEngine opens the repository and session a history command works on.
+// Not being in a repository is a refusal; a bad session name is misuse.
+func openEngine(c *cli.Context) (*engine.Engine, error) {
+	opts := engine.Options{Root: c.String("root"), Session: sessionName(c)}
+	if c.IsSet("undo-depth") {
+		d := c.Int("undo-depth")
+		opts.UndoDepth = &d
+	}
+	e, err := engine.Open(opts)
+	if err != nil {
+		if errors.Is(err, repo.ErrBadSessionName) {
+			return nil, err
+		}
+		return nil, refused(err)
+	}
+	return e, nil
+}
+
+// painter colours output as git does: only on a terminal, never when
+// NO_COLOR is set.
+type painter struct{ on bool }
+
+func newPainter(w io.Writer) painter {
+	if os.Getenv("NO_COLOR") != "" {
+		return painter{}
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return painter{}
+	}
+	fi, err := f.Stat()
+	return painter{on: err == nil && fi.Mode()&os.ModeCharDevice != 0}
+}
+
+func (p painter) paint(code, s string) string {
+	if !p.on {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[m"
+}
+
+func (p painter) yellow(s string) string { return p.paint("33", s) }
+func (p painter) green(s string) string  { return p.paint("32", s) }
+func (p painter) red(s string) string    { return p.paint("31", s) }
+func (p painter) dim(s string) string    { return p.paint("2", s) }
+
+// age says how long ago t was, in git's relative-date words.
+func age(t, now time.Time) string {
+	d := now.Sub(t)
+	plural := func(n int64, unit string) string {
+		if n == 1 {
+			return "1 " + unit + " ago"
+		}
+		return fmt.Sprintf("%d %ss ago", n, unit)
+	}
+	switch {
+	case d < 0:
+		return "in the future"
+	case d < 90*time.Second:
+		return plural(int64(d/time.Second), "second")
+	case d < 90*time.Minute:
+		return plural(int64((d+30*time.Second)/time.Minute), "minute")
+	case d < 36*time.Hour:
+		return plural(int64((d+30*time.Minute)/time.Hour), "hour")
+	case d < 14*24*time.Hour:
+		return plural(int64((d+12*time.Hour)/(24*time.Hour)), "day")
+	case d < 10*7*24*time.Hour:
+		return plural(int64((d+84*time.Hour)/(7*24*time.Hour)), "week")
+	case d < 365*24*time.Hour:
+		return plural(int64((d+15*24*time.Hour)/(30*24*time.Hour)), "month")
+	}
+	return plural(int64(d/(365*24*time.Hour)), "year")
+}
+
+// writeJSON prints v as indented JSON with code left readable.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

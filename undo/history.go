@@ -1,0 +1,161 @@
+package undo
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// ErrUnknownEdit is returned by Resolve for a name that is no commit of
+// the session.
+var ErrUnknownEdit = errors.New("no such edit")
+
+// Commit is one session commit and what it says about itself.
+type Commit struct {
+	Hash    plumbing.Hash
+	Parent  plumbing.Hash // zero for a session's first commit on an unborn branch
+	Subject string
+	Time    time.Time
+	Meta    repo.Meta
+}
+
+// Short is the commit's abbreviated id, as git shows it.
+func (c Commit) Short() string { return c.Hash.String()[:7] }
+
+// Read reads one commit; ok is false when it is not a commit of session s
+// (the HEAD commit a session starts from, for instance).
+func Read(s *repo.Session, h plumbing.Hash) (c Commit, ok bool, err error) {
+	commit, err := s.Repo.ReadCommit(h)
+	if err != nil {
+		return Commit{}, false, err
+	}
+	meta, isEdit := repo.ParseMeta(commit.Message)
+	c = Commit{Hash: h, Meta: meta, Time: commit.Committer.When}
+	c.Subject, _, _ = strings.Cut(commit.Message, "\n")
+	if len(commit.ParentHashes) > 0 {
+		c.Parent = commit.ParentHashes[0]
+	}
+	return c, isEdit && meta.Session == s.Name, nil
+}
+
+// Log returns the session's commits from tip, newest first, at most n of
+// them (n <= 0: all). With paths, only commits that changed one of them;
+// for a single path it follows that path's Edit-Prev chain, so it reads
+// only the commits that touched it.
+func Log(s *repo.Session, tip plumbing.Hash, n int, paths []string) ([]Commit, error) {
+	var out []Commit
+	full := func() bool { return n > 0 && len(out) >= n }
+	if len(paths) == 1 {
+		last, err := s.LastTouches(tip, paths)
+		if err != nil {
+			return nil, err
+		}
+		for h := last[paths[0]]; !h.IsZero() && !full(); {
+			c, _, err := Read(s, h)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+			h = c.Meta.Prev[paths[0]]
+		}
+		return out, nil
+	}
+	for h := tip; !h.IsZero() && !full(); {
+		c, ok, err := Read(s, h)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if len(paths) == 0 || touchesAny(c.Meta, paths) {
+			out = append(out, c)
+		}
+		h = c.Parent
+	}
+	return out, nil
+}
+
+func touchesAny(m repo.Meta, paths []string) bool {
+	for _, p := range paths {
+		if m.Touches(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Touched lists every path the session changed up to tip, in the order
+// of their first touch, with the commit that first touched each.
+func Touched(s *repo.Session, tip plumbing.Hash) (paths []string, first map[string]Commit, err error) {
+	all, err := Log(s, tip, 0, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	first = map[string]Commit{}
+	for i := len(all) - 1; i >= 0; i-- {
+		for _, p := range all[i].Meta.Paths {
+			if _, seen := first[p]; !seen {
+				first[p] = all[i]
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths, first, nil
+}
+
+// BeforeSession is path as it was on disk when the session first touched
+// it: what a sync recorded, if the first touch was one, else the state in
+// the first touch's parent. It is what rollback restores and where diff
+// starts.
+func BeforeSession(s *repo.Session, first Commit, path string) (repo.FileState, error) {
+	if first.Meta.Op == repo.OpSync {
+		return s.Repo.FileAt(first.Hash, path)
+	}
+	return s.Repo.FileAt(first.Parent, path)
+}
+
+// Resolve finds the session commit a name refers to: a full or abbreviated
+// commit id (at least 4 hex digits) of one of the session's commits, or
+// "tip"/the session name for its newest commit, optionally followed by ~N.
+func Resolve(s *repo.Session, tip plumbing.Hash, name string) (Commit, error) {
+	base, back := name, 0
+	if i := strings.LastIndexByte(name, '~'); i >= 0 {
+		if _, err := fmt.Sscanf(name[i+1:], "%d", &back); err != nil || back < 0 {
+			return Commit{}, fmt.Errorf("%w %q: after ~ give a number of commits to go back", ErrUnknownEdit, name)
+		}
+		base = name[:i]
+	}
+	if tip.IsZero() {
+		return Commit{}, fmt.Errorf("%w %q: session %q has no commits", ErrUnknownEdit, name, s.Name)
+	}
+	all, err := Log(s, tip, 0, nil)
+	if err != nil {
+		return Commit{}, err
+	}
+	at := -1
+	switch {
+	case base == "tip" || base == s.Name || base == s.Ref():
+		at = 0
+	case len(base) >= 4 && plumbing.IsHash(base+strings.Repeat("0", 40-min(len(base), 40))):
+		for i, c := range all {
+			if strings.HasPrefix(c.Hash.String(), strings.ToLower(base)) {
+				if at >= 0 {
+					return Commit{}, fmt.Errorf("%w %q: it is ambiguous in session %q; give more digits", ErrUnknownEdit, name, s.Name)
+				}
+				at = i
+			}
+		}
+	}
+	if at < 0 {
+		return Commit{}, fmt.Errorf("%w %q in session %q; give a commit id from `git edit log --session %s`", ErrUnknownEdit, name, s.Name, s.Name)
+	}
+	if at+back >= len(all) {
+		return Commit{}, fmt.Errorf("%w %q: session %q has only %d commits before it", ErrUnknownEdit, name, s.Name, len(all)-at-1)
+	}
+	return all[at+back], nil
+}
