@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -33,7 +34,31 @@ type Repo struct {
 	// CommonDir holds what all worktrees share: objects, refs, config.
 	CommonDir string
 
-	objects *filesystem.Storage
+	objects objectStore
+}
+
+// objectStore is go-git's filesystem storage, made to survive an external
+// `git gc`: go-git reads the pack indexes once, so an object that gc moved
+// into a new pack looks missing. On "not found" it rereads the indexes and
+// tries once more.
+type objectStore struct{ *filesystem.Storage }
+
+func (s objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	obj, err := s.Storage.EncodedObject(t, h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		s.Storage.Reindex()
+		obj, err = s.Storage.EncodedObject(t, h)
+	}
+	return obj, err
+}
+
+func (s objectStore) HasEncodedObject(h plumbing.Hash) error {
+	err := s.Storage.HasEncodedObject(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		s.Storage.Reindex()
+		err = s.Storage.HasEncodedObject(h)
+	}
+	return err
 }
 
 // Open finds the repository containing dir (searching upward, as git does,
@@ -108,7 +133,7 @@ func openAt(top, gitDir string) (*Repo, error) {
 		// objects directory; a root filesystem resolves both.
 		AlternatesFS: osfs.New("/"),
 	})
-	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, objects: st}, nil
+	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, objects: objectStore{st}}, nil
 }
 
 // stateDir is where git-edit keeps its own files (the edit lock, later

@@ -515,3 +515,27 @@ func TestSeenRecordsPersistPerSession(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// A Repo kept open (as by the MCP server) keeps working after an external
+// `git gc` moves every object into a new pack and deletes the old one.
+func TestApplyAfterExternalGC(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "0\n"})
+	gittest.Git(t, dir, "gc", "-q")
+	r, s := open(t, dir, "s")
+	edit := func(c string) {
+		t.Helper()
+		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
+			setContent("t", map[string]string{"f.txt": c})); err != nil {
+			t.Fatalf("edit %q: %v", c, err)
+		}
+	}
+	edit("1\n") // reads HEAD from the first pack: go-git loads its index
+	gittest.Git(t, dir, "gc", "-q", "--prune=now")
+	edit("2\n") // the tip now lives only in a new pack
+	gittest.Git(t, dir, "gc", "-q", "--prune=now", "--aggressive")
+	edit("3\n")
+	if got := gittest.Git(t, dir, "log", "--format=%s", "HEAD..refs/edits/s"); got != "t: f.txt\nt: f.txt\nt: f.txt\n" {
+		t.Fatalf("history: %q", got)
+	}
+	gittest.Fsck(t, dir)
+}
