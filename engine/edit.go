@@ -34,8 +34,8 @@ func runEdit(ctx context.Context, e *Engine, raw []byte) Result {
 		return jsonOK(positional.Found(positional.Search(f.Content, args.Regexp)))
 	}
 	var result any
-	_, err = e.editSpans(ctx, p, "edit."+args.Command, notFound, func(content []byte) ([]ops.Edit, error) {
-		edits, res, err := positional.Plan(args.FilePath, content, args)
+	_, err = e.editSpans(ctx, p, "edit."+args.Command, notFound, func(cur repo.FileState) ([]ops.Edit, error) {
+		edits, res, err := positional.Plan(args.FilePath, cur.Content, args)
 		result = res
 		return edits, err
 	})

@@ -24,8 +24,8 @@ func runEditLines(ctx context.Context, e *Engine, raw []byte) Result {
 	}
 	var planned editlines.Planned
 	notFound := fmt.Errorf("%w: %s", errFileNotFound, args.Path)
-	_, err = e.editSpans(ctx, p, "edit_lines", notFound, func(content []byte) ([]ops.Edit, error) {
-		planned, err = editlines.Plan(args.Path, content, args.Operations)
+	_, err = e.editSpans(ctx, p, "edit_lines", notFound, func(cur repo.FileState) ([]ops.Edit, error) {
+		planned, err = editlines.Plan(args.Path, cur.Content, args.Operations)
 		return planned.Edits, err
 	})
 	if err != nil {

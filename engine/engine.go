@@ -53,6 +53,8 @@ var tools = map[string]tool{
 	"MultiEdit":   {run: runMultiEdit, refuse: exactEditError},
 	"Read":        {run: runRead, refuse: exactEditError},
 	"code_edit":   {run: runCodeEdit, refuse: codeEditError},
+	// edit_history is read-only: the session's log, a commit, the net diff.
+	"edit_history": {run: runEditHistory, refuse: statusError},
 }
 
 // Tools lists the tool names Call accepts, sorted.
@@ -208,16 +210,17 @@ func (e *Engine) locate(arg string) (*Engine, repo.Path, error) {
 
 // editSpans is the path every span-based edit of one existing file takes:
 // under the session's lock, plan computes spans against the file's current
-// bytes, they are applied, and the result is recorded as one commit with
-// Edit-Tool tool. A missing file is refused with notFound. When the spans
-// change no byte, nothing is written or recorded (Outcome.Commit is zero).
-func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFound error, plan func(content []byte) ([]ops.Edit, error)) (repo.Outcome, error) {
+// state (its bytes and blob id), they are applied, and the result is
+// recorded as one commit with Edit-Tool tool. A missing file is refused
+// with notFound. When the spans change no byte, nothing is written or
+// recorded (Outcome.Commit is zero).
+func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFound error, plan func(cur repo.FileState) ([]ops.Edit, error)) (repo.Outcome, error) {
 	return e.apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
 		cur := tx.Files[p.Rel]
 		if !cur.Exists {
 			return repo.Plan{}, notFound
 		}
-		edits, err := plan(cur.Content)
+		edits, err := plan(cur)
 		if err != nil {
 			return repo.Plan{}, err
 		}
@@ -244,7 +247,7 @@ func (e *Engine) apply(ctx context.Context, paths []repo.Path, policy repo.Outsi
 		if f.Exists {
 			// The record is advisory: if it cannot be written, the
 			// worst case is that Edit asks the agent to read again.
-			_ = e.Session.RecordSeen(path, f.Content)
+			_ = e.Session.RecordSeen(path, f.Blob)
 		}
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/exactedit"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // editResult is what Edit and MultiEdit return on success: the seed gives
@@ -51,11 +52,11 @@ func (e *Engine) exactEdit(ctx context.Context, tool, arg string, plan func([]by
 		return failure(refusal(tool, arg, err))
 	}
 	var planned exactedit.Planned
-	out, err := e.editSpans(ctx, p, tool, exactedit.FileNotFound(arg), func(content []byte) ([]ops.Edit, error) {
-		if err := e.checkSeen(p, arg, content); err != nil {
+	out, err := e.editSpans(ctx, p, tool, exactedit.FileNotFound(arg), func(cur repo.FileState) ([]ops.Edit, error) {
+		if err := e.checkSeen(p, arg, cur.Blob); err != nil {
 			return nil, err
 		}
-		planned, err = plan(content)
+		planned, err = plan(cur.Content)
 		return planned.Edits, err
 	})
 	if err != nil {
@@ -90,9 +91,9 @@ func describeReplacements(tool, arg string, planned exactedit.Planned) string {
 }
 
 // checkSeen enforces read-before-edit: the session must have seen the file
-// with exactly these bytes (by Read, text_editor view, or its own edit).
-// Off with git config edit.requireRead false.
-func (e *Engine) checkSeen(p repo.Path, arg string, content []byte) error {
+// with exactly the bytes whose blob id is blob (by Read, text_editor view,
+// or its own edit). Off with git config edit.requireRead false.
+func (e *Engine) checkSeen(p repo.Path, arg string, blob plumbing.Hash) error {
 	if !e.RequireRead {
 		return nil
 	}
@@ -102,7 +103,7 @@ func (e *Engine) checkSeen(p repo.Path, arg string, content []byte) error {
 		return err
 	case !ok:
 		return exactedit.NotRead(arg)
-	case seen != repo.BlobHash(content):
+	case seen != blob:
 		return exactedit.ModifiedSinceRead(arg)
 	}
 	return nil
@@ -131,7 +132,7 @@ func runRead(ctx context.Context, e *Engine, raw []byte) Result {
 		return failure(refusal(exactedit.ToolRead, args.FilePath, err))
 	}
 	// Advisory: if the record cannot be written, Edit asks for another read.
-	_ = e.Session.RecordSeen(p.Rel, f.Content)
+	_ = e.Session.RecordSeen(p.Rel, repo.BlobHash(f.Content))
 	return Result{OK: true, Value: exactedit.ReadResult{Content: content, TotalLines: ops.LineCount(f.Content)}, Text: content}
 }
 

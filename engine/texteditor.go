@@ -88,7 +88,7 @@ func (e *Engine) view(p repo.Path, args texteditor.Args) (textEditorResult, erro
 	}
 	// A view counts as a read for Edit's read-before-edit check (advisory:
 	// if the record cannot be written, Edit asks for another read).
-	_ = e.Session.RecordSeen(p.Rel, f.Content)
+	_ = e.Session.RecordSeen(p.Rel, repo.BlobHash(f.Content))
 	n := ops.LineCount(f.Content)
 	msg := fmt.Sprintf("Here is %s (%s):", args.Path, lines(n))
 	if args.ViewRange != nil {
@@ -141,15 +141,15 @@ func (e *Engine) write(ctx context.Context, p repo.Path, args texteditor.Args) (
 func (e *Engine) editFile(ctx context.Context, p repo.Path, args texteditor.Args) (textEditorResult, error) {
 	var msg string
 	notFound := fmt.Errorf("%w: %s; check the path, or create the file with the \"create\" command", errFileNotFound, args.Path)
-	out, err := e.editSpans(ctx, p, "text_editor."+args.Command, notFound, func(content []byte) ([]ops.Edit, error) {
+	out, err := e.editSpans(ctx, p, "text_editor."+args.Command, notFound, func(cur repo.FileState) ([]ops.Edit, error) {
 		if args.Command == texteditor.CmdInsert {
 			msg = fmt.Sprintf("The file %s has been edited: text inserted after line %d.", args.Path, *args.InsertLine)
 			if *args.InsertLine == 0 {
 				msg = fmt.Sprintf("The file %s has been edited: text inserted before line 1.", args.Path)
 			}
-			return texteditor.PlanInsert(args.Path, content, *args.InsertLine, *args.NewStr)
+			return texteditor.PlanInsert(args.Path, cur.Content, *args.InsertLine, *args.NewStr)
 		}
-		edits, info, err := texteditor.PlanStrReplace(args.Path, content, *args.OldStr, *args.NewStr)
+		edits, info, err := texteditor.PlanStrReplace(args.Path, cur.Content, *args.OldStr, *args.NewStr)
 		msg = fmt.Sprintf("The file %s has been edited: old_str replaced at line %d.", args.Path, info.Line)
 		if info.CRLFFix {
 			msg += " The file uses CRLF line endings: old_str matched with its line endings converted, and new_str was written with CRLF."

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
@@ -35,6 +36,9 @@ type FileState struct {
 	Exists  bool
 	Content []byte
 	Mode    filemode.FileMode // filemode.Regular or filemode.Executable when Exists
+	// Blob is the content's blob id once known (zero until computed); it
+	// saves hashing a large file more than once per operation.
+	Blob plumbing.Hash
 }
 
 // entry is the tree entry this state would be recorded as.
@@ -42,7 +46,10 @@ func (f FileState) entry() Entry {
 	if !f.Exists {
 		return Entry{}
 	}
-	return Entry{Hash: BlobHash(f.Content), Mode: f.Mode}
+	if f.Blob.IsZero() {
+		f.Blob = BlobHash(f.Content)
+	}
+	return Entry{Hash: f.Blob, Mode: f.Mode}
 }
 
 // ReadWorkFile reads a worktree file for editing. A missing file is a

@@ -1,11 +1,14 @@
 package repo
 
 import (
+	"compress/zlib"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -29,34 +32,85 @@ func BlobHash(content []byte) plumbing.Hash {
 	return plumbing.ComputeHash(plumbing.BlobObject, content)
 }
 
-// store writes an encoded object unless the store already has it.
+// store writes an encoded object unless the store already has it (see
+// writeLoose).
 func (r *Repo) store(obj plumbing.EncodedObject) (plumbing.Hash, error) {
-	h := obj.Hash()
-	if r.objects.HasEncodedObject(h) == nil {
-		return h, nil
+	rd, err := obj.Reader()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store %s: %w", obj.Type(), err)
 	}
-	if _, err := r.objects.SetEncodedObject(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("store %s %s: %w", obj.Type(), h, err)
+	defer rd.Close()
+	content, err := io.ReadAll(rd)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store %s: %w", obj.Type(), err)
 	}
-	return h, nil
+	return r.writeLoose(obj.Type(), content)
 }
 
 // StoreBlob stores content as a blob and returns its id.
 func (r *Repo) StoreBlob(content []byte) (plumbing.Hash, error) {
-	obj := r.objects.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
-	obj.SetSize(int64(len(content)))
-	w, err := obj.Writer()
+	return r.writeLoose(plumbing.BlobObject, content)
+}
+
+// zlibWriters keeps compressors for reuse: each holds large tables that
+// would otherwise be allocated for every object.
+var zlibWriters = sync.Pool{New: func() any {
+	zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed) // a valid level never errs
+	return zw
+}}
+
+// writeLoose writes one object as git writes a loose object: the header
+// and content zlib-compressed at level 1 (git's core.looseCompression
+// default; packs get the heavy compression when git gc runs), into a
+// temporary file renamed to objects/xx/yyyy. An object already present
+// (loose or packed, as the indexes stand) is not written again; the check
+// does not reread pack indexes: a new object is usually missing, and
+// rereading every index for it would cost more than writing a duplicate
+// loose object, which git tolerates.
+func (r *Repo) writeLoose(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
+	h := plumbing.ComputeHash(t, content)
+	if r.objects.Storage.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	hex := h.String()
+	dir := filepath.Join(r.CommonDir, "objects", hex[:2])
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store %s: %w", t, err)
+	}
+	f, err := os.CreateTemp(dir, "tmp_obj_")
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("store blob: %w", err)
+		return plumbing.ZeroHash, fmt.Errorf("store %s: %w", t, err)
 	}
-	if _, err := w.Write(content); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("store blob: %w", err)
+	fail := func(err error) (plumbing.Hash, error) {
+		f.Close()
+		os.Remove(f.Name())
+		return plumbing.ZeroHash, fmt.Errorf("store %s %s: %w", t, hex, err)
 	}
-	if err := w.Close(); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("store blob: %w", err)
+	zw := zlibWriters.Get().(*zlib.Writer)
+	defer zlibWriters.Put(zw)
+	zw.Reset(f)
+	if _, err := fmt.Fprintf(zw, "%s %d\x00", t, len(content)); err != nil {
+		return fail(err)
 	}
-	return r.store(obj)
+	if _, err := zw.Write(content); err != nil {
+		return fail(err)
+	}
+	if err := zw.Close(); err != nil {
+		return fail(err)
+	}
+	// Objects are read-only in git's object store.
+	if err := f.Chmod(0o444); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return plumbing.ZeroHash, fmt.Errorf("store %s %s: %w", t, hex, err)
+	}
+	if err := os.Rename(f.Name(), filepath.Join(dir, hex[2:])); err != nil {
+		os.Remove(f.Name())
+		return plumbing.ZeroHash, fmt.Errorf("store %s %s: %w", t, hex, err)
+	}
+	return h, nil
 }
 
 // ReadBlob returns a blob's bytes.

@@ -32,8 +32,9 @@ func (s *Session) seenFile(path string) string {
 }
 
 // RecordSeen notes that the session has seen path (relative to the
-// worktree top) with exactly content. The record is replaced atomically.
-func (s *Session) RecordSeen(path string, content []byte) error {
+// worktree top) with exactly the content whose blob id is blob (see
+// BlobHash). The record is replaced atomically.
+func (s *Session) RecordSeen(path string, blob plumbing.Hash) error {
 	dir := s.seenDir()
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
@@ -42,7 +43,7 @@ func (s *Session) RecordSeen(path string, content []byte) error {
 	if err != nil {
 		return fmt.Errorf("record read of %s: %w", path, err)
 	}
-	_, werr := fmt.Fprintf(f, "%s %s\n", BlobHash(content), quotePath(path))
+	_, werr := fmt.Fprintf(f, "%s %s\n", blob, quotePath(path))
 	cerr := f.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(f.Name())

@@ -212,7 +212,7 @@ func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy,
 		out.Before[c.Path] = tx.Files[c.Path]
 		after := FileState{Path: c.Path, Exists: !c.Delete, Content: c.Content, Mode: c.Mode}
 		if after.Exists {
-			if _, err := s.Repo.StoreBlob(c.Content); err != nil {
+			if after.Blob, err = s.Repo.StoreBlob(c.Content); err != nil {
 				return Outcome{}, err
 			}
 		} else {
@@ -268,6 +268,9 @@ func (s *Session) begin(paths []Path) (*Tx, map[string]Entry, error) {
 		f, err := ReadWorkFile(p, s.MaxFileSize)
 		if err != nil {
 			return nil, nil, err
+		}
+		if f.Exists {
+			f.Blob = BlobHash(f.Content)
 		}
 		tx.Files[p.Rel] = f
 		e, err := s.Repo.EntryAt(tree, p.Rel)

@@ -491,7 +491,7 @@ func TestSeenRecordsPersistPerSession(t *testing.T) {
 	if _, ok, err := s1.LastSeen("dir/odd name\n.go"); ok || err != nil {
 		t.Fatalf("unseen path: ok=%v err=%v", ok, err)
 	}
-	if err := s1.RecordSeen("dir/odd name\n.go", []byte("content")); err != nil {
+	if err := s1.RecordSeen("dir/odd name\n.go", repo.BlobHash([]byte("content"))); err != nil {
 		t.Fatal(err)
 	}
 	// Another process of the same session sees it; another session does not.
@@ -504,7 +504,7 @@ func TestSeenRecordsPersistPerSession(t *testing.T) {
 	if _, ok, _ := other.LastSeen("dir/odd name\n.go"); ok {
 		t.Fatal("session two sees session one's record")
 	}
-	if err := again.RecordSeen("dir/odd name\n.go", []byte("new")); err != nil {
+	if err := again.RecordSeen("dir/odd name\n.go", repo.BlobHash([]byte("new"))); err != nil {
 		t.Fatal(err)
 	}
 	if h, _, _ := s1.LastSeen("dir/odd name\n.go"); h != repo.BlobHash([]byte("new")) {

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +19,7 @@ import (
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // historyFixtures builds, once per size, a repository whose session "bench"
@@ -128,5 +133,118 @@ func BenchmarkLog20(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// largeRepo builds, once, a repository whose HEAD holds 100,000 small files
+// in nested directories plus big.txt (1 MB), packed as git fast-import
+// writes it; only big.txt is in the worktree (git-edit never scans it).
+var largeRepo = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "git-edit-large-")
+	if err != nil {
+		return "", err
+	}
+	historyFixtures.Store("large", func() (string, error) { return dir, nil }) // removed by TestMain
+	if out, err := gitIn(dir, "init", "-q", "-b", "main"); err != nil {
+		return "", fmt.Errorf("%v: %s", err, out)
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Env = dir, gittest.Env()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	w := bufio.NewWriter(in)
+	fmt.Fprintf(w, "commit refs/heads/main\ncommitter Bench <bench@example.com> 1700000000 +0000\ndata 4\ninit\n")
+	for i := range 100_000 {
+		body := fmt.Sprintf("file %d\n", i)
+		fmt.Fprintf(w, "M 100644 inline d%02d/d%02d/f%05d.txt\ndata %d\n%s\n", i%100, i/100%100, i, len(body), body)
+	}
+	fmt.Fprintf(w, "M 100644 inline big.txt\ndata %d\n%s\n", len(bigText), bigText)
+	fmt.Fprintf(w, "M 100644 inline mid.txt\ndata %d\n%s\n", len(midText), midText)
+	if err := w.Flush(); err != nil {
+		return "", err
+	}
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		return "", fmt.Errorf("git fast-import: %w", err)
+	}
+	for name, text := range map[string]string{"big.txt": bigText, "mid.txt": midText} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+})
+
+// bigText (1 MB) and midText (50 KB) are code-like lines with one marker
+// in the middle.
+var bigText, midText = codeText(1 << 20), codeText(50 << 10)
+
+func codeText(size int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		if i == size/2/50 {
+			b.WriteString("MARKER-A\n")
+		}
+		fmt.Fprintf(&b, "    value_%d := compute(%d) // line of filler text\n", i, i)
+	}
+	return b.String()
+}
+
+// BenchmarkMCPStrReplace is the per-call cost of text_editor str_replace
+// through a warm in-process MCP server, commit included (fsyncs, objects,
+// ref), on a 1 MB file in a repository of 100,000 files. Each call writes a
+// new marker number, so every call makes new content: a new blob to hash,
+// compress and store, as a real edit does.
+func BenchmarkMCPStrReplace(b *testing.B) {
+	for _, f := range []struct{ name, file string }{{"1MB", "big.txt"}, {"50KB", "mid.txt"}} {
+		b.Run(f.name, func(b *testing.B) { benchMCPStrReplace(b, f.file) })
+	}
+}
+
+func benchMCPStrReplace(b *testing.B, file string) {
+	dir, err := largeRepo()
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := engine.Open(engine.Options{Root: dir, Session: "bench-mcp"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	server, err := newMCPServer(e, []string{"text_editor"}, &engine.Observer{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	content, _ := os.ReadFile(filepath.Join(dir, file))
+	marker := regexp.MustCompile(`MARKER-[A-Z0-9]+`).Find(content)
+	n := time.Now().UnixNano() // unique across runs on the cached fixture
+	call := func() {
+		next := fmt.Sprintf("MARKER-%d", n)
+		n++
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "text_editor",
+			Arguments: map[string]any{"command": "str_replace", "path": file, "old_str": string(marker), "new_str": next}})
+		if err != nil || res.IsError {
+			b.Fatalf("%v %+v", err, res)
+		}
+		marker = []byte(next)
+	}
+	call() // warm: pack indexes read, session ref created
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		call()
 	}
 }

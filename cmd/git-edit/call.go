@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,8 +25,11 @@ type callOptions struct {
 	UndoDepth   *int
 	MaxFileSize *int64
 	RequireRead *bool
-	Stdin       io.Reader
-	Stdout      io.Writer
+	// ID names the call in logs; Observer logs it (nil: not at all).
+	ID       string
+	Observer *engine.Observer
+	Stdin    io.Reader
+	Stdout   io.Writer
 }
 
 func callCommand() *cli.Command {
@@ -33,19 +37,28 @@ func callCommand() *cli.Command {
 		Name:      "call",
 		Usage:     "run one tool: JSON arguments on stdin, the JSON result on stdout",
 		ArgsUsage: "TOOL (one of: " + strings.Join(engine.Tools(), ", ") + ")",
-		Flags: []cli.Flag{rootFlag(), sessionFlag(),
+		Flags: append([]cli.Flag{rootFlag(), sessionFlag(),
+			&cli.StringFlag{Name: "id", Usage: "the call's `ID` in logs (such as the agent's tool-use id; default: generated)"},
 			&cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo_edit reaches back; overrides git config edit.undoDepth (0: unlimited)"},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "largest file read for editing, in bytes; overrides edit.maxFileSize"},
 			&cli.BoolFlag{Name: "require-read", Usage: "Edit/MultiEdit need a prior Read; overrides edit.requireRead (--require-read=false turns it off)"},
-		},
+		}, logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fmt.Errorf("call takes exactly one tool name, got %d arguments; the tools are: %s", c.NArg(), strings.Join(engine.Tools(), ", "))
 			}
+			obs, closeLogs, err := observer(c)
+			if err != nil {
+				return err
+			}
+			defer closeLogs()
 			o := callOptions{
 				Root: c.String("root"), Session: sessionName(c), Tool: c.Args().First(),
-				Stdin: c.App.Reader, Stdout: c.App.Writer,
+				ID: c.String("id"), Observer: obs, Stdin: c.App.Reader, Stdout: c.App.Writer,
+			}
+			if o.ID == "" {
+				o.ID = "call-" + newSessionName(time.Now())[len("mcp-"):]
 			}
 			if c.IsSet("undo-depth") {
 				d := c.Int("undo-depth")
@@ -67,7 +80,11 @@ func callCommand() *cli.Command {
 // runCall reads the arguments, runs the tool and prints its result. A
 // refused call prints its JSON too and returns errRefused.
 func runCall(ctx context.Context, o callOptions) error {
-	// A session name is part of the command line: a bad one is misuse.
+	// The tool and the session name are part of the command line: a bad
+	// one is misuse, not a tool call to log.
+	if !slices.Contains(engine.Tools(), o.Tool) {
+		return fmt.Errorf("%w %q; the tools are: %s", engine.ErrUnknownTool, o.Tool, strings.Join(engine.Tools(), ", "))
+	}
 	if err := repo.ValidateSessionName(o.Session); err != nil {
 		return fmt.Errorf("--session: %w", err)
 	}
@@ -77,8 +94,14 @@ func runCall(ctx context.Context, o callOptions) error {
 	if err != nil {
 		return fmt.Errorf("read arguments from stdin: %w", err)
 	}
-	res, err := engine.Call(ctx, engine.Options{Root: o.Root, Session: o.Session,
-		UndoDepth: o.UndoDepth, MaxFileSize: o.MaxFileSize, RequireRead: o.RequireRead}, o.Tool, args)
+	opts := engine.Options{Root: o.Root, Session: o.Session, UndoDepth: o.UndoDepth, MaxFileSize: o.MaxFileSize, RequireRead: o.RequireRead}
+	call := func() (engine.Result, error) { return engine.Call(ctx, opts, o.Tool, args) }
+	var res engine.Result
+	if o.Observer != nil {
+		res, err = o.Observer.Call(o.Tool, o.ID, args, call)
+	} else {
+		res, err = call()
+	}
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func play(t *testing.T, dir string, steps []cliStep) {
 		if st.out != "-" && normalizeCLI(r.stdout) != st.out {
 			t.Fatalf("step %d %v: stdout\n%s\nwant\n%s", i, st.args, normalizeCLI(r.stdout), st.out)
 		}
-		if !strings.Contains(r.stderr, st.err) || (st.err == "" && r.stderr != "") {
+		if stderr := withoutCallLog(r.stderr); !strings.Contains(stderr, st.err) || (st.err == "" && stderr != "") {
 			t.Fatalf("step %d %v: stderr %q, want it to contain %q", i, st.args, r.stderr, st.err)
 		}
 		for p, want := range st.files {
@@ -78,6 +78,17 @@ func play(t *testing.T, dir string, steps []cliStep) {
 		}
 	}
 	gittest.Fsck(t, dir)
+}
+
+// withoutCallLog drops the INFO lines `call` logs for every tool call.
+func withoutCallLog(stderr string) string {
+	var keep []string
+	for _, line := range strings.SplitAfter(stderr, "\n") {
+		if !strings.Contains(line, `msg="[tool] Execution`) {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "")
 }
 
 func snapshotFiles(t *testing.T, dir string, files map[string]string) map[string]string {

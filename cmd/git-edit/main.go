@@ -71,6 +71,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			rollbackCommand(),
 			sessionsCommand(),
 			pruneCommand(),
+			mcpCommand(),
+			toolsCommand(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

@@ -66,7 +66,7 @@ func TestCallContract(t *testing.T) {
 		{
 			name: "unknown tool is misuse",
 			args: []string{"call", "--root", dir, "sed"},
-			code: 2, stderrHas: `unknown tool "sed"; the tools are: Edit, MultiEdit, Read, code_edit, edit, edit_lines, text_editor`, fileAfter: "beta\n",
+			code: 2, stderrHas: `unknown tool "sed"; the tools are: Edit, MultiEdit, Read, code_edit, edit, edit_history, edit_lines, text_editor`, fileAfter: "beta\n",
 		},
 		{
 			name: "unknown flag is misuse, stdout stays clean",
@@ -258,9 +258,11 @@ func TestReadmeQuickStart(t *testing.T) {
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "TMPDIR="+t.TempDir(), "GIT_EDIT_SESSION=")
-	out, err := cmd.CombinedOutput()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("README script failed: %v\n%s", err, out)
+		t.Fatalf("README script failed: %v\n%s\n%s", err, out, stderr.String())
 	}
 	lines := strings.Split(string(out), "\n")
 	// The first call's output, as the README shows it (commit ids elided).

@@ -132,7 +132,7 @@ func toolOf(res engine.Reverted) string {
 func explainRevert(what string, err error) error {
 	var outside *repo.OutsideChangeError
 	if errors.As(err, &outside) {
-		diff := unified(outside.Disk.Path, outside.Recorded, outside.Disk)
+		diff := engine.Unified(outside.Disk.Path, outside.Recorded, outside.Disk)
 		return fmt.Errorf("%s was changed outside git-edit since the session last recorded it, and %s would overwrite that; nothing was changed. Run it again with --force to record the change first (a sync commit keeps it in history) and %s anyway. The change on disk:\n%s",
 			outside.Disk.Path, what, what, strings.TrimRight(diff, "\n"))
 	}

@@ -74,7 +74,7 @@ func sessionsCommand() *cli.Command {
 }
 
 func runSessions(w io.Writer, r *repo.Repo, asJSON bool, now time.Time) error {
-	sessions, err := allSessions(r)
+	sessions, err := engine.AllSessions(r)
 	if err != nil {
 		return refused(err)
 	}
@@ -128,7 +128,7 @@ func runPrune(c *cli.Context, r *repo.Repo, olderThan time.Duration, now time.Ti
 		return refused(err)
 	}
 	defer unlock()
-	sessions, err := allSessions(r)
+	sessions, err := engine.AllSessions(r)
 	if err != nil {
 		return refused(err)
 	}

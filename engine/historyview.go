@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/git-edit/git-edit/diffview"
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/undo"
+)
+
+// LogEntry is one session commit as `log --json`, `show --json` and the
+// edit_history tool give it.
+type LogEntry struct {
+	Commit     string   `json:"commit"`
+	Session    string   `json:"session"`
+	Op         string   `json:"op"`
+	Tool       string   `json:"tool,omitempty"`
+	Paths      []string `json:"paths"`
+	Time       string   `json:"time"`
+	Undoes     string   `json:"undoes,omitempty"`
+	RollbackTo string   `json:"rollback_to,omitempty"`
+	Subject    string   `json:"subject"`
+	Added      int      `json:"added"`
+	Removed    int      `json:"removed"`
+	// Message and Diff are filled by Show only.
+	Message string `json:"message,omitempty"`
+	Diff    string `json:"diff,omitempty"`
+}
+
+// Log returns the session's commits (every session's with all), newest
+// first, at most n (n <= 0: all), only those touching paths when given
+// (arguments as for a tool: relative to the root or absolute).
+func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
+	var rels []string
+	for _, p := range paths {
+		path, err := e.Repo.Resolve(e.Root, p)
+		if err != nil {
+			return nil, err
+		}
+		rels = append(rels, path.Rel)
+	}
+	sessions := []*repo.Session{e.Session}
+	if all {
+		var err error
+		if sessions, err = AllSessions(e.Repo); err != nil {
+			return nil, err
+		}
+	}
+	var entries []LogEntry
+	for _, s := range sessions {
+		tip, err := e.Repo.ReadRef(s.Ref())
+		if err != nil {
+			return nil, err
+		}
+		commits, err := undo.Log(s, tip, n, rels)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range commits {
+			entry, err := describe(s, c)
+			if err != nil {
+				return nil, err
+			}
+			entries = append(entries, entry)
+		}
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Time > entries[j].Time })
+	if n > 0 && len(entries) > n {
+		entries = entries[:n]
+	}
+	return entries, nil
+}
+
+// Show finds the commit name refers to (see undo.Resolve) in the session,
+// or, unless onlySession, in any session, and returns it with its full
+// message and unified diff.
+func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
+	sessions := []*repo.Session{e.Session}
+	if !onlySession {
+		all, err := AllSessions(e.Repo)
+		if err != nil {
+			return LogEntry{}, err
+		}
+		sessions = append(sessions, all...)
+	}
+	var found *repo.Session
+	var commit undo.Commit
+	var firstErr error
+	for _, s := range sessions {
+		tip, err := e.Repo.ReadRef(s.Ref())
+		if err != nil || tip.IsZero() {
+			continue
+		}
+		c, err := undo.Resolve(s, tip, name)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if found != nil && found.Name != s.Name && c.Hash != commit.Hash {
+			return LogEntry{}, fmt.Errorf("%w %q: it names commits in sessions %q and %q; name the session", undo.ErrUnknownEdit, name, found.Name, s.Name)
+		}
+		found, commit = s, c
+	}
+	if found == nil {
+		if firstErr == nil {
+			firstErr = fmt.Errorf("%w %q: there are no sessions in this repository", undo.ErrUnknownEdit, name)
+		}
+		return LogEntry{}, firstErr
+	}
+	entry, err := describe(found, commit)
+	if err != nil {
+		return LogEntry{}, err
+	}
+	full, err := e.Repo.ReadCommit(commit.Hash)
+	if err != nil {
+		return LogEntry{}, err
+	}
+	entry.Message = full.Message
+	var diff strings.Builder
+	for _, p := range commit.Meta.Paths {
+		before, after, err := around(e.Repo, commit, p)
+		if err != nil {
+			return LogEntry{}, err
+		}
+		diff.WriteString(Unified(p, before, after))
+	}
+	entry.Diff = diff.String()
+	return entry, nil
+}
+
+// NetDiff is the session's net change as one unified diff: each path
+// (of paths, if given) from before the session touched it to the tip.
+func (e *Engine) NetDiff(paths []string) (string, error) {
+	only := map[string]bool{}
+	for _, a := range paths {
+		p, err := e.Repo.Resolve(e.Root, a)
+		if err != nil {
+			return "", err
+		}
+		only[p.Rel] = true
+	}
+	tip, err := e.Repo.ReadRef(e.Session.Ref())
+	if err != nil {
+		return "", err
+	}
+	touched, first, err := undo.Touched(e.Session, tip)
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(touched)
+	var out strings.Builder
+	for _, p := range touched {
+		if len(only) > 0 && !only[p] {
+			continue
+		}
+		before, err := undo.BeforeSession(e.Session, first[p], p)
+		if err != nil {
+			return "", err
+		}
+		after, err := e.Repo.FileAt(tip, p)
+		if err != nil {
+			return "", err
+		}
+		out.WriteString(Unified(p, before, after))
+	}
+	return out.String(), nil
+}
+
+// describe turns a commit into a log entry, counting the lines it added
+// and removed in each path.
+func describe(s *repo.Session, c undo.Commit) (LogEntry, error) {
+	en := LogEntry{Commit: c.Hash.String(), Session: s.Name, Op: c.Meta.Op, Tool: c.Meta.Tool, Paths: c.Meta.Paths,
+		Time: c.Time.Format(time.RFC3339), Subject: c.Subject, RollbackTo: c.Meta.RollbackTo}
+	if !c.Meta.Undoes.IsZero() {
+		en.Undoes = c.Meta.Undoes.String()
+	}
+	for _, p := range c.Meta.Paths {
+		before, after, err := around(s.Repo, c, p)
+		if err != nil {
+			return en, err
+		}
+		a, r := diffview.Stat(before.Content, after.Content)
+		en.Added, en.Removed = en.Added+a, en.Removed+r
+	}
+	return en, nil
+}
+
+// around is path before and after commit c.
+func around(r *repo.Repo, c undo.Commit, path string) (before, after repo.FileState, err error) {
+	if before, err = r.FileAt(c.Parent, path); err != nil {
+		return
+	}
+	after, err = r.FileAt(c.Hash, path)
+	return
+}
+
+// Unified renders a change of one path as a diff with git's headers
+// (/dev/null for a side where the file does not exist).
+func Unified(path string, before, after repo.FileState) string {
+	oldName, newName := path, path
+	if !before.Exists {
+		oldName = ""
+	}
+	if !after.Exists {
+		newName = ""
+	}
+	return diffview.Unified(oldName, newName, before.Content, after.Content, 3)
+}
+
+// AllSessions returns every session of the repository (the refs under
+// refs/edits/ whose names git-edit accepts).
+func AllSessions(r *repo.Repo) ([]*repo.Session, error) {
+	refs, err := r.ListRefs("refs/edits/")
+	if err != nil {
+		return nil, err
+	}
+	var out []*repo.Session
+	for _, ref := range refs {
+		s, err := repo.NewSession(r, strings.TrimPrefix(ref.Name, "refs/edits/"))
+		if err != nil {
+			continue // a ref git-edit would not have written
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
