@@ -233,6 +233,23 @@ func TestMCPSubprocessOverStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	listed, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, _ := engine.Definitions()
+	if len(listed.Tools) != len(defs) {
+		t.Fatalf("over stdio: %d tools listed, %d defined", len(listed.Tools), len(defs))
+	}
+	for i, tool := range listed.Tools {
+		var want any
+		json.Unmarshal(defs[i].InputSchema, &want)
+		a, _ := json.Marshal(tool.InputSchema)
+		b, _ := json.Marshal(want)
+		if tool.Name != defs[i].Name || string(a) != string(b) {
+			t.Fatalf("over stdio, tool %d is %s with schema %s", i, tool.Name, a)
+		}
+	}
 	if _, _, isErr := callTool(t, cs, "text_editor", map[string]any{"command": "str_replace", "path": "f.txt", "old_str": "one", "new_str": "two"}); isErr {
 		t.Fatal("first call failed")
 	}
