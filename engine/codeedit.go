@@ -78,6 +78,10 @@ func runCodeEdit(ctx context.Context, e *Engine, raw []byte) Result {
 		failed := false
 		for i, ed := range args.Edits {
 			rel := paths[i].Rel
+			if err := checkText(ed.FilePath, current[rel]); err != nil {
+				results[i].Message, failed = err.Error(), true
+				continue
+			}
 			planned, err := codeedit.Plan(ed, current[rel], exists[rel])
 			if err == nil {
 				var next []byte

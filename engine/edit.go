@@ -28,6 +28,9 @@ func runEdit(ctx context.Context, e *Engine, raw []byte) Result {
 		if err == nil && !f.Exists {
 			err = notFound
 		}
+		if err == nil {
+			err = checkText(args.FilePath, f.Content)
+		}
 		if err != nil {
 			return statusError(explain("edit", args.FilePath, err))
 		}

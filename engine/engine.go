@@ -220,6 +220,9 @@ func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFou
 		if !cur.Exists {
 			return repo.Plan{}, notFound
 		}
+		if err := checkText(p.Rel, cur.Content); err != nil {
+			return repo.Plan{}, err
+		}
 		edits, err := plan(cur)
 		if err != nil {
 			return repo.Plan{}, err
@@ -233,6 +236,17 @@ func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFou
 			Meta:    repo.Meta{Op: repo.OpEdit, Tool: tool},
 		}, nil
 	})
+}
+
+// errBinary refuses to interpret a binary file as text.
+var errBinary = errors.New("binary file")
+
+// checkText refuses content that looks binary (see ops.IsBinary).
+func checkText(path string, content []byte) error {
+	if ops.IsBinary(content) {
+		return fmt.Errorf("%w: %s contains NUL bytes, so it is not text; git-edit edits text files only (text_editor write can replace it whole)", errBinary, path)
+	}
+	return nil
 }
 
 // apply runs one operation on the session (see repo.Session.Apply) and

@@ -124,6 +124,9 @@ func runRead(ctx context.Context, e *Engine, raw []byte) Result {
 	if err == nil && !f.Exists {
 		err = exactedit.FileNotFound(args.FilePath)
 	}
+	if err == nil {
+		err = checkText(args.FilePath, f.Content)
+	}
 	if err != nil {
 		return failure(refusal(exactedit.ToolRead, args.FilePath, err))
 	}

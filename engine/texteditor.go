@@ -82,6 +82,9 @@ func (e *Engine) view(p repo.Path, args texteditor.Args) (textEditorResult, erro
 	if !f.Exists {
 		return textEditorResult{}, fmt.Errorf("%w: %s; check the path, or create the file with the \"create\" command", errFileNotFound, args.Path)
 	}
+	if err := checkText(args.Path, f.Content); err != nil {
+		return textEditorResult{}, err
+	}
 	block, err := texteditor.RenderView(args.Path, f.Content, args.ViewRange)
 	if err != nil {
 		return textEditorResult{}, err

@@ -219,3 +219,13 @@ func (x *LineIndex) LineAt(off int) int {
 	}
 	return n
 }
+
+// binaryProbe is how much of a file IsBinary looks at, as git does.
+const binaryProbe = 8000
+
+// IsBinary reports whether b looks like binary data by git's own test: a
+// NUL byte in its first 8000 bytes. Text tools refuse such files rather
+// than match, number lines or rewrite line endings inside them.
+func IsBinary(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), binaryProbe)], 0) >= 0
+}

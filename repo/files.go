@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -69,6 +70,9 @@ func ReadWorkFile(p Path, maxSize int64) (FileState, error) {
 		return st, fmt.Errorf("%w: %s", ErrIsDirectory, p.Rel)
 	case !fi.Mode().IsRegular():
 		return st, fmt.Errorf("%w: %s is a %s", ErrNotRegular, p.Rel, kind(fi.Mode()))
+	case fi.Mode().Perm()&0o400 == 0:
+		// Honoured even as root, where the kernel would not refuse.
+		return st, fmt.Errorf("%w: %s is not readable (mode %v); make it readable (chmod u+r) if it should be edited", ErrPermission, p.Rel, fi.Mode().Perm())
 	case maxSize > 0 && fi.Size() > maxSize:
 		return st, fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise it with `git config edit.maxFileSize 64m` if the file should be edited", ErrTooLarge, p.Rel, fi.Size(), maxSize)
 	}
@@ -139,9 +143,17 @@ func writeFileAtomic(abs string, content []byte, mode filemode.FileMode) error {
 	} else if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
+	// Temporary files of this path left by a writer that crashed: under the
+	// edit lock no other writer can own one.
+	prefix := "." + filepath.Base(abs) + ".git-edit-"
+	if stale, _ := filepath.Glob(filepath.Join(dir, globEscape(prefix)+"*")); len(stale) > 0 {
+		for _, f := range stale {
+			os.Remove(f)
+		}
+	}
 	var suffix [6]byte
 	rand.Read(suffix[:])
-	tmp := filepath.Join(dir, "."+filepath.Base(abs)+".git-edit-"+hex.EncodeToString(suffix[:]))
+	tmp := filepath.Join(dir, prefix+hex.EncodeToString(suffix[:]))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return fmt.Errorf("create temporary file in %s: %w", dir, err)
@@ -154,6 +166,7 @@ func writeFileAtomic(abs string, content []byte, mode filemode.FileMode) error {
 	if _, err := f.Write(content); err != nil {
 		return fail(fmt.Errorf("write %s: %w", tmp, err))
 	}
+	crashPoint("temp-written")
 	if exists {
 		// The umask applied at creation; an existing file's bits win.
 		if err := f.Chmod(perm); err != nil {
@@ -172,6 +185,18 @@ func writeFileAtomic(abs string, content []byte, mode filemode.FileMode) error {
 		return fmt.Errorf("replace %s: %w", abs, err)
 	}
 	return syncDir(dir)
+}
+
+// globEscape quotes the characters filepath.Match treats specially.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // removeFile deletes a file (undoing its creation). A file already gone is

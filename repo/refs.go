@@ -91,6 +91,7 @@ func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) 
 			lock.Close()
 			os.Remove(lockPath)
 		}
+		r.clearRefIntent()
 	}()
 
 	cur, err := r.ReadRef(name)
@@ -112,6 +113,7 @@ func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) 
 	if err := r.appendReflog(name, old, new, reflogMsg); err != nil {
 		return err
 	}
+	crashPoint("before-ref-rename")
 	if err := os.Rename(lockPath, path); err != nil {
 		return fmt.Errorf("rename %s: %w", lockPath, err)
 	}
@@ -119,22 +121,86 @@ func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) 
 	return syncDir(filepath.Dir(path))
 }
 
-// lockRef takes git's lock on a ref: it creates "<ref>.lock" exclusively,
-// failing with ErrRefLocked when another writer holds it.
+// foreignLockWait bounds how long lockRef waits for a ref lock held by
+// another program: git waits 100 ms by default (core.filesRefLockTimeout),
+// and git gc's pack-refs holds them for milliseconds.
+const foreignLockWait = time.Second
+
+// lockRef takes git's lock on a ref: it creates "<ref>.lock" exclusively.
+// Git's convention is that a lock outliving its writer may be removed, so
+// lockRef first records its own pid and the lock's path (see refIntent);
+// a lock found with such a record whose process is gone was left by a
+// git-edit that crashed, and is removed. A lock without one belongs to
+// another program: lockRef waits for it up to foreignLockWait, then fails
+// with ErrRefLocked. The caller releases the lock by renaming or removing
+// it, then calls r.clearRefIntent.
 func (r *Repo) lockRef(name string) (path, lockPath string, lock *os.File, err error) {
 	path = r.refPath(name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return "", "", nil, fmt.Errorf("create ref directory for %s: %w", name, err)
 	}
 	lockPath = path + ".lock"
-	lock, err = os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if errors.Is(err, os.ErrExist) {
-		return "", "", nil, fmt.Errorf("%w: %s exists; another git process is updating %s, or one crashed: if none is running, delete that file and retry", ErrRefLocked, lockPath, name)
+	deadline := time.Now().Add(foreignLockWait)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		if r.removeStaleRefLock(lockPath) {
+			continue
+		}
+		if err := r.recordRefIntent(lockPath); err != nil {
+			return "", "", nil, err
+		}
+		lock, err = os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil {
+			return path, lockPath, lock, nil
+		}
+		r.clearRefIntent()
+		if !errors.Is(err, os.ErrExist) {
+			return "", "", nil, fmt.Errorf("lock %s: %w", name, err)
+		}
+		if time.Now().After(deadline) {
+			return "", "", nil, fmt.Errorf("%w: %s exists; another git process is updating %s, or one crashed: if none is running, delete that file and retry", ErrRefLocked, lockPath, name)
+		}
+		time.Sleep(wait)
 	}
+}
+
+// refIntent is where lockRef records "<pid> <lock path>" while it holds a
+// ref lock. Writers of git-edit hold the repository's edit lock then, so
+// one record is enough.
+func (r *Repo) refIntent() string { return filepath.Join(r.stateDir(), "ref-lock") }
+
+func (r *Repo) recordRefIntent(lockPath string) error {
+	if err := os.MkdirAll(r.stateDir(), 0o777); err != nil {
+		return fmt.Errorf("record ref lock: %w", err)
+	}
+	if err := os.WriteFile(r.refIntent(), fmt.Appendf(nil, "%d %s\n", os.Getpid(), lockPath), 0o666); err != nil {
+		return fmt.Errorf("record ref lock: %w", err)
+	}
+	return nil
+}
+
+func (r *Repo) clearRefIntent() { os.Remove(r.refIntent()) }
+
+// removeStaleRefLock removes lockPath if git-edit's record says a process
+// that no longer runs took it, and reports whether it did.
+func (r *Repo) removeStaleRefLock(lockPath string) bool {
+	b, err := os.ReadFile(r.refIntent())
 	if err != nil {
-		return "", "", nil, fmt.Errorf("lock %s: %w", name, err)
+		return false
 	}
-	return path, lockPath, lock, nil
+	var pid int
+	var recorded string
+	if _, err := fmt.Sscanf(string(b), "%d %s", &pid, &recorded); err != nil || recorded != lockPath || pid == os.Getpid() {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		return false // alive, or not ours to judge
+	}
+	if _, err := os.Stat(lockPath); err != nil {
+		return false
+	}
+	os.Remove(lockPath)
+	r.clearRefIntent()
+	return true
 }
 
 // appendReflog adds one line to logs/<ref> in git's format, so that

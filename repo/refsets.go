@@ -99,7 +99,10 @@ func (r *Repo) DeleteRef(name string, old plumbing.Hash) error {
 		return err
 	}
 	lock.Close()
-	defer os.Remove(lockPath)
+	defer func() {
+		os.Remove(lockPath)
+		r.clearRefIntent()
+	}()
 
 	cur, err := r.ReadRef(name)
 	if err != nil {

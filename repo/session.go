@@ -231,10 +231,11 @@ func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy,
 	if out.Commit, err = s.commit(parent, entries, meta, subject, now); err != nil {
 		return Outcome{}, err
 	}
-
+	crashPoint("objects-written")
 	if err := s.writeFiles(paths, changes, tx.Files); err != nil {
 		return Outcome{}, err
 	}
+	crashPoint("files-written")
 	if err := s.Repo.UpdateRef(s.Ref(), tx.Tip, out.Commit, subject); err != nil {
 		if rerr := s.restoreFiles(paths, changes, tx.Files); rerr != nil {
 			return Outcome{}, fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
@@ -270,6 +271,11 @@ func (s *Session) begin(paths []Path) (*Tx, map[string]Entry, error) {
 			return nil, nil, err
 		}
 		if f.Exists {
+			// Refused before any planning: every path given to Apply is one
+			// the operation may write.
+			if fi, err := os.Lstat(p.Abs); err == nil && fi.Mode().Perm()&0o200 == 0 {
+				return nil, nil, fmt.Errorf("%w: %s; make it writable (chmod u+w) if it should be edited", ErrReadOnly, p.Rel)
+			}
 			f.Blob = BlobHash(f.Content)
 		}
 		tx.Files[p.Rel] = f
