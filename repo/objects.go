@@ -2,6 +2,7 @@ package repo
 
 import (
 	"compress/zlib"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -98,8 +99,13 @@ func (r *Repo) writeLoose(t plumbing.ObjectType, content []byte) (plumbing.Hash,
 	if err := zw.Close(); err != nil {
 		return fail(err)
 	}
-	// Objects are read-only in git's object store.
+	// Objects are read-only in git's object store. The data is synced now;
+	// the directory entry by SyncObjects, once per directory, before a ref
+	// names the object.
 	if err := f.Chmod(0o444); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
 		return fail(err)
 	}
 	if err := f.Close(); err != nil {
@@ -110,7 +116,25 @@ func (r *Repo) writeLoose(t plumbing.ObjectType, content []byte) (plumbing.Hash,
 		os.Remove(f.Name())
 		return plumbing.ZeroHash, fmt.Errorf("store %s %s: %w", t, hex, err)
 	}
+	r.unsynced.Store(dir, true)
 	return h, nil
+}
+
+// SyncObjects makes the objects written since the last call durable: it
+// fsyncs each object directory that gained an entry. Apply calls it before
+// moving a ref, so that after a power cut a ref never names an object the
+// disk lost.
+func (r *Repo) SyncObjects() error {
+	var errs []error
+	r.unsynced.Range(func(dir, _ any) bool {
+		if err := syncDir(dir.(string)); err != nil {
+			errs = append(errs, err)
+		} else {
+			r.unsynced.Delete(dir)
+		}
+		return true
+	})
+	return errors.Join(errs...)
 }
 
 // ReadBlob returns a blob's bytes.

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -35,6 +36,10 @@ type Repo struct {
 	CommonDir string
 
 	objects objectStore
+
+	// unsynced holds object directories written to but not yet fsynced
+	// (see SyncObjects).
+	unsynced sync.Map
 }
 
 // objectStore is go-git's filesystem storage, made to survive an external

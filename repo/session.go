@@ -236,6 +236,12 @@ func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy,
 		return Outcome{}, err
 	}
 	crashPoint("files-written")
+	if err := s.Repo.SyncObjects(); err != nil {
+		if rerr := s.restoreFiles(paths, changes, tx.Files); rerr != nil {
+			return Outcome{}, fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
+		}
+		return Outcome{}, err
+	}
 	if err := s.Repo.UpdateRef(s.Ref(), tx.Tip, out.Commit, subject); err != nil {
 		if rerr := s.restoreFiles(paths, changes, tx.Files); rerr != nil {
 			return Outcome{}, fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
