@@ -70,7 +70,7 @@ var zlibWriters = sync.Pool{New: func() any {
 // loose object, which git tolerates.
 func (r *Repo) writeLoose(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
 	h := plumbing.ComputeHash(t, content)
-	if r.objects.Storage.HasEncodedObject(h) == nil {
+	if r.objects.HasAsListed(h) {
 		return h, nil
 	}
 	hex := h.String()

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/git-edit/git-edit/repo/packidx"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -42,26 +43,60 @@ type Repo struct {
 	unsynced sync.Map
 }
 
-// objectStore is go-git's filesystem storage, made to survive an external
-// `git gc`: go-git reads the pack indexes once, so an object that gc moved
-// into a new pack looks missing. On "not found" it rereads the indexes and
-// tries once more.
-type objectStore struct{ *filesystem.Storage }
+// objectStore is how repo reaches objects. Reads go through packidx, whose
+// cold cost does not grow with the repository (go-git's reader decodes every
+// pack index in full on its first packed read), or through go-git when
+// GIT_EDIT_PACKIDX is "off" (kept for comparing the two; see
+// cmd/git-edit-bench). go-git's filesystem storage stays embedded for the
+// rest of the storer interface that go-git's object package expects.
+//
+// Either reader is made to survive an external `git gc`: it lists the packs
+// once, so an object that gc moved into a new pack looks missing. On "not
+// found" the reader rescans the packs and tries once more (cheap with
+// packidx: a directory listing).
+//
+// Read through objectStore's own EncodedObject and HasEncodedObject, never
+// through the embedded Storage's: those are go-git's reader, whose first
+// packed lookup (a miss included) decodes every pack index in full.
+type objectStore struct {
+	*filesystem.Storage
+	read objectReader
+}
+
+// objectReader is the read side of an objectStore.
+type objectReader interface {
+	EncodedObject(plumbing.ObjectType, plumbing.Hash) (plumbing.EncodedObject, error)
+	HasEncodedObject(plumbing.Hash) error
+	// Reload makes the next lookup see the packs as they are now.
+	Reload()
+}
+
+// goGitReader reads through go-git's own storage.
+type goGitReader struct{ *filesystem.Storage }
+
+func (g goGitReader) Reload() { g.Storage.Reindex() }
 
 func (s objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	obj, err := s.Storage.EncodedObject(t, h)
+	obj, err := s.read.EncodedObject(t, h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		s.Storage.Reindex()
-		obj, err = s.Storage.EncodedObject(t, h)
+		s.read.Reload()
+		obj, err = s.read.EncodedObject(t, h)
 	}
 	return obj, err
 }
 
+// HasAsListed reports whether h is stored, as the packs stood when last
+// listed: unlike HasEncodedObject it never rescans on a miss. It suits the
+// write path, where a miss is the usual answer and a duplicate loose object
+// is harmless. (Storage.HasEncodedObject, go-git's, answers the same but
+// decodes every pack index on its first call.)
+func (s objectStore) HasAsListed(h plumbing.Hash) bool { return s.read.HasEncodedObject(h) == nil }
+
 func (s objectStore) HasEncodedObject(h plumbing.Hash) error {
-	err := s.Storage.HasEncodedObject(h)
+	err := s.read.HasEncodedObject(h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		s.Storage.Reindex()
-		err = s.Storage.HasEncodedObject(h)
+		s.read.Reload()
+		err = s.read.HasEncodedObject(h)
 	}
 	return err
 }
@@ -138,7 +173,11 @@ func openAt(top, gitDir string) (*Repo, error) {
 		// objects directory; a root filesystem resolves both.
 		AlternatesFS: osfs.New("/"),
 	})
-	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, objects: objectStore{st}}, nil
+	var read objectReader = packidx.New(filepath.Join(common, "objects"))
+	if os.Getenv("GIT_EDIT_PACKIDX") == "off" { // go-git's reader, for comparison only
+		read = goGitReader{st}
+	}
+	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, objects: objectStore{st, read}}, nil
 }
 
 // stateDir is where git-edit keeps its own files (the edit lock, later
