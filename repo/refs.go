@@ -81,7 +81,7 @@ func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 // It fails with ErrRefLocked when the lock file exists and with ErrRefChanged
 // when the ref moved; in both cases nothing is changed.
 func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) (err error) {
-	path, lockPath, lock, err := r.lockRef(name)
+	path, lockPath, lock, err := r.lockRefAt(name, old)
 	if err != nil {
 		return err
 	}
@@ -93,14 +93,6 @@ func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) 
 		}
 		r.clearRefIntent()
 	}()
-
-	cur, err := r.ReadRef(name)
-	if err != nil {
-		return err
-	}
-	if cur != old {
-		return fmt.Errorf("%w: %s is at %s, expected %s; retry the call", ErrRefChanged, name, short(cur), short(old))
-	}
 	if _, err := lock.WriteString(new.String() + "\n"); err != nil {
 		return fmt.Errorf("write %s: %w", lockPath, err)
 	}
@@ -161,6 +153,26 @@ func (r *Repo) lockRef(name string) (path, lockPath string, lock *os.File, err e
 		}
 		time.Sleep(wait)
 	}
+}
+
+// lockRefAt takes the ref's lock (see lockRef) and checks that the ref
+// still holds old (zero: must not exist); on a mismatch it releases the lock
+// and fails with ErrRefChanged.
+func (r *Repo) lockRefAt(name string, old plumbing.Hash) (path, lockPath string, lock *os.File, err error) {
+	if path, lockPath, lock, err = r.lockRef(name); err != nil {
+		return "", "", nil, err
+	}
+	cur, err := r.ReadRef(name)
+	if err == nil && cur != old {
+		err = fmt.Errorf("%w: %s is at %s, expected %s; run the command again", ErrRefChanged, name, short(cur), short(old))
+	}
+	if err != nil {
+		lock.Close()
+		os.Remove(lockPath)
+		r.clearRefIntent()
+		return "", "", nil, err
+	}
+	return path, lockPath, lock, nil
 }
 
 // refIntent is where lockRef records "<pid> <lock path>" while it holds a

@@ -94,7 +94,7 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 // "packed-refs.lock". Its reflog goes too. Fails with ErrRefLocked or
 // ErrRefChanged, changing nothing.
 func (r *Repo) DeleteRef(name string, old plumbing.Hash) error {
-	path, lockPath, lock, err := r.lockRef(name)
+	path, lockPath, lock, err := r.lockRefAt(name, old)
 	if err != nil {
 		return err
 	}
@@ -103,14 +103,6 @@ func (r *Repo) DeleteRef(name string, old plumbing.Hash) error {
 		os.Remove(lockPath)
 		r.clearRefIntent()
 	}()
-
-	cur, err := r.ReadRef(name)
-	if err != nil {
-		return err
-	}
-	if cur != old {
-		return fmt.Errorf("%w: %s is at %s, expected %s; retry", ErrRefChanged, name, short(cur), short(old))
-	}
 	if err := r.removePacked(name); err != nil {
 		return err
 	}
