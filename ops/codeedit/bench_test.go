@@ -85,7 +85,7 @@ func BenchmarkBytesIndexBaseline(b *testing.B) {
 	c, blk := []byte(content), []byte(block)
 	b.SetBytes(int64(len(c)))
 	for b.Loop() {
-		if bytes.Index(c, blk) < 0 {
+		if !bytes.Contains(c, blk) {
 			b.Fatal("block not found")
 		}
 	}
