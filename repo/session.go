@@ -85,7 +85,6 @@ type Plan struct {
 
 // Tx is what a planner sees while Apply holds the lock.
 type Tx struct {
-	Repo *Repo
 	// Tip is the session ref's commit before this operation (zero: the
 	// session has no commits yet); Base is HEAD, the parent a session's
 	// first commit gets (zero on an unborn branch).
@@ -262,7 +261,7 @@ func (s *Session) begin(paths []Path) (*Tx, map[string]Entry, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	tx := &Tx{Repo: s.Repo, Tip: tip, Base: base, Files: map[string]FileState{}}
+	tx := &Tx{Tip: tip, Base: base, Files: map[string]FileState{}}
 	tree, err := s.Repo.TreeOf(tx.Head())
 	if err != nil {
 		return nil, nil, err
