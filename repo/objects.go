@@ -2,7 +2,6 @@ package repo
 
 import (
 	"compress/zlib"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,12 +44,22 @@ func (r *Repo) store(obj plumbing.EncodedObject) (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("store %s: %w", obj.Type(), err)
 	}
-	return r.writeLoose(obj.Type(), content)
+	return r.writeObject(obj.Type(), content)
 }
 
 // StoreBlob stores content as a blob and returns its id.
 func (r *Repo) StoreBlob(content []byte) (plumbing.Hash, error) {
-	return r.writeLoose(plumbing.BlobObject, content)
+	return r.writeObject(plumbing.BlobObject, content)
+}
+
+// writeObject stores one object: into the operation's batch when one is
+// active (see beginBatch; Session.Apply), else as a loose object.
+func (r *Repo) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
+	h := plumbing.ComputeHash(t, content)
+	if r.objects.pending.add(h, t, content) {
+		return h, nil
+	}
+	return r.writeLoose(h, t, content)
 }
 
 // zlibWriters keeps compressors for reuse: each holds large tables that
@@ -60,25 +69,23 @@ var zlibWriters = sync.Pool{New: func() any {
 	return zw
 }}
 
-// writeLoose writes one object as git writes a loose object: the header
-// and content zlib-compressed at level 1 (git's core.looseCompression
-// default; packs get the heavy compression when git gc runs), into a
-// temporary file renamed to objects/xx/yyyy. An object already present
-// (loose or packed, as the indexes stand) is not written again; the check
-// does not reread pack indexes: a new object is usually missing, and
-// rereading every index for it would cost more than writing a duplicate
-// loose object, which git tolerates.
-func (r *Repo) writeLoose(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
-	h := plumbing.ComputeHash(t, content)
+// writeLoose writes object h as git writes a loose object: the header and
+// content zlib-compressed at level 1 (git's core.looseCompression default;
+// packs get the heavy compression when git gc runs), into a temporary file
+// renamed to objects/xx/yyyy, then fsyncs the file and its directory. An
+// object already present (loose or packed, as the indexes stand) is not
+// written again; the check does not reread pack indexes: a new object is
+// usually missing, and rereading every index for it would cost more than
+// writing a duplicate loose object, which git tolerates. Edits do not come
+// here (their objects go into one kept pack, see beginBatch); this serves
+// writers outside an operation, such as tests building long histories.
+func (r *Repo) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
 	if r.objects.HasAsListed(h) {
 		return h, nil
 	}
 	hex := h.String()
 	dir := filepath.Join(r.CommonDir, "objects", hex[:2])
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("store %s: %w", t, err)
-	}
-	f, err := os.CreateTemp(dir, "tmp_obj_")
+	f, err := createTemp(dir, "tmp_obj_")
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("store %s: %w", t, err)
 	}
@@ -99,9 +106,7 @@ func (r *Repo) writeLoose(t plumbing.ObjectType, content []byte) (plumbing.Hash,
 	if err := zw.Close(); err != nil {
 		return fail(err)
 	}
-	// Objects are read-only in git's object store. The data is synced now;
-	// the directory entry by SyncObjects, once per directory, before a ref
-	// names the object.
+	// Objects are read-only in git's object store.
 	if err := f.Chmod(0o444); err != nil {
 		return fail(err)
 	}
@@ -116,25 +121,7 @@ func (r *Repo) writeLoose(t plumbing.ObjectType, content []byte) (plumbing.Hash,
 		os.Remove(f.Name())
 		return plumbing.ZeroHash, fmt.Errorf("store %s %s: %w", t, hex, err)
 	}
-	r.unsynced.Store(dir, true)
-	return h, nil
-}
-
-// SyncObjects makes the objects written since the last call durable: it
-// fsyncs each object directory that gained an entry. Apply calls it before
-// moving a ref, so that after a power cut a ref never names an object the
-// disk lost.
-func (r *Repo) SyncObjects() error {
-	var errs []error
-	r.unsynced.Range(func(dir, _ any) bool {
-		if err := syncDir(dir.(string)); err != nil {
-			errs = append(errs, err)
-		} else {
-			r.unsynced.Delete(dir)
-		}
-		return true
-	})
-	return errors.Join(errs...)
+	return h, syncDir(dir)
 }
 
 // ReadBlob returns a blob's bytes.

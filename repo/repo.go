@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/git-edit/git-edit/repo/packidx"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -37,10 +36,6 @@ type Repo struct {
 	CommonDir string
 
 	objects objectStore
-
-	// unsynced holds object directories written to but not yet fsynced
-	// (see SyncObjects).
-	unsynced sync.Map
 }
 
 // objectStore is how repo reaches objects. Reads go through packidx, whose
@@ -61,6 +56,9 @@ type Repo struct {
 type objectStore struct {
 	*filesystem.Storage
 	read objectReader
+	// pending holds the objects of the operation under way, not yet
+	// written (see beginBatch); reads look there first.
+	pending *pendingObjects
 }
 
 // objectReader is the read side of an objectStore.
@@ -77,6 +75,12 @@ type goGitReader struct{ *filesystem.Storage }
 func (g goGitReader) Reload() { g.Storage.Reindex() }
 
 func (s objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	if obj, ok := s.pending.get(h); ok {
+		if t != plumbing.AnyObject && obj.Type() != t {
+			return nil, plumbing.ErrObjectNotFound
+		}
+		return obj, nil
+	}
 	obj, err := s.read.EncodedObject(t, h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		s.read.Reload()
@@ -177,7 +181,7 @@ func openAt(top, gitDir string) (*Repo, error) {
 	if os.Getenv("GIT_EDIT_PACKIDX") == "off" { // go-git's reader, for comparison only
 		read = goGitReader{st}
 	}
-	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, objects: objectStore{st, read}}, nil
+	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, objects: objectStore{st, read, &pendingObjects{}}}, nil
 }
 
 // stateDir is where git-edit keeps its own files (the edit lock, later

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -138,21 +137,42 @@ type Outcome struct {
 	Before, After map[string]FileState
 }
 
+// maxWriteAttempts bounds how often Apply starts over when another program
+// writes a file while the operation runs (see ErrFileChanged).
+const maxWriteAttempts = 3
+
 // Apply runs one operation on the session, all or nothing. Under the edit
 // lock it reads the paths from disk, compares them with the session's
-// record, lets plan decide the changes, then stores the objects, writes the
-// files atomically and moves the ref with git's lock protocol. Paths changed
-// outside git-edit are recorded first as a sync commit (RecordOutside) or
-// refused (RefuseOutside). If writing a file or moving the ref fails, files
-// already written get their old bytes back; an error from plan changes
-// nothing. Changes may only name the paths given.
+// record, lets plan decide the changes, then stores the objects (one pack,
+// kept from `git gc` until the ref names it), writes the files atomically
+// and moves the ref with git's lock protocol. Paths changed outside
+// git-edit are recorded first as a sync commit (RecordOutside) or refused
+// (RefuseOutside). If writing a file or moving the ref fails, files already
+// written get their old bytes back; an error from plan changes nothing.
+// Changes may only name the paths given.
+//
+// When another program writes one of the files between Apply's read and
+// its write (ErrFileChanged), nothing is written and the operation starts
+// over from the read, so the other program's bytes are recorded and kept;
+// plan may therefore run more than once. After maxWriteAttempts the error
+// is returned.
 func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
 	unlock, err := s.Repo.Lock(ctx)
 	if err != nil {
 		return Outcome{}, err
 	}
 	defer unlock()
+	pause("locked", "")
+	for attempt := 1; ; attempt++ {
+		out, err := s.applyOnce(ctx, paths, policy, plan)
+		if !errors.Is(err, ErrFileChanged) || attempt == maxWriteAttempts {
+			return out, err
+		}
+	}
+}
 
+// applyOnce is one attempt of Apply, under the edit lock.
+func (s *Session) applyOnce(ctx context.Context, paths []Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
 	tx, recorded, err := s.begin(paths)
 	if err != nil {
 		return Outcome{}, err
@@ -177,6 +197,8 @@ func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy,
 		return Outcome{}, err
 	}
 
+	batch := s.Repo.beginBatch()
+	defer batch.end()
 	now := time.Now()
 	out := Outcome{Before: map[string]FileState{}, After: map[string]FileState{}}
 	parent := tx.Head()
@@ -230,23 +252,24 @@ func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy,
 	if out.Commit, err = s.commit(parent, entries, meta, subject, now); err != nil {
 		return Outcome{}, err
 	}
+	if err := batch.flush(); err != nil {
+		return Outcome{}, err
+	}
 	crashPoint("objects-written")
+	pause("objects-written", "")
 	if err := s.writeFiles(paths, changes, tx.Files); err != nil {
 		return Outcome{}, err
 	}
 	crashPoint("files-written")
-	if err := s.Repo.SyncObjects(); err != nil {
-		if rerr := s.restoreFiles(paths, changes, tx.Files); rerr != nil {
-			return Outcome{}, fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
-		}
-		return Outcome{}, err
-	}
+	pause("files-written", "")
 	if err := s.Repo.UpdateRef(s.Ref(), tx.Tip, out.Commit, subject); err != nil {
-		if rerr := s.restoreFiles(paths, changes, tx.Files); rerr != nil {
+		if rerr := s.restoreFiles(paths, changes, tx.Files, out.After); rerr != nil {
 			return Outcome{}, fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
 		}
 		return Outcome{}, err
 	}
+	// The ref names the objects now: the pack no longer needs its keep.
+	batch.release()
 	return out, nil
 }
 
@@ -278,8 +301,8 @@ func (s *Session) begin(paths []Path) (*Tx, map[string]Entry, error) {
 		if f.Exists {
 			// Refused before any planning: every path given to Apply is one
 			// the operation may write.
-			if fi, err := os.Lstat(p.Abs); err == nil && fi.Mode().Perm()&0o200 == 0 {
-				return nil, nil, fmt.Errorf("%w: %s; make it writable (chmod u+w) if it should be edited", ErrReadOnly, p.Rel)
+			if f.perm&0o200 == 0 {
+				return nil, nil, readOnlyError(p.Rel)
 			}
 			f.Blob = BlobHash(f.Content)
 		}
@@ -403,25 +426,23 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]Entry, meta Me
 	return s.Repo.StoreCommit(tree, parent, meta.Message(subject), now)
 }
 
-// writeFiles puts every change on disk. A read-only file is refused before
-// anything is written; if a later write fails, earlier ones are undone.
+// writeFiles puts every change on disk; before holds what was read, which
+// each file must still hold when it is replaced (see writeFileAtomic). If a
+// write fails, earlier ones are undone.
 func (s *Session) writeFiles(paths []Path, changes []Change, before map[string]FileState) error {
-	abs := absPaths(paths)
-	for _, c := range changes {
-		fi, err := os.Lstat(abs[c.Path])
-		if err == nil && fi.Mode().Perm()&0o200 == 0 {
-			return fmt.Errorf("%w: %s; make it writable (chmod u+w) if it should be edited", ErrReadOnly, c.Path)
-		}
-	}
+	byRel := pathsByRel(paths)
+	written := map[string]FileState{}
 	for i, c := range changes {
 		var err error
 		if c.Delete {
-			err = removeFile(abs[c.Path])
+			err = removeFile(byRel[c.Path], before[c.Path])
+			written[c.Path] = FileState{}
 		} else {
-			err = writeFileAtomic(abs[c.Path], c.Content, c.Mode)
+			err = writeFileAtomic(byRel[c.Path], c.Content, c.Mode, before[c.Path])
+			written[c.Path] = FileState{Exists: true, Content: c.Content, Mode: c.Mode}
 		}
 		if err != nil {
-			if rerr := s.restoreFiles(paths, changes[:i], before); rerr != nil {
+			if rerr := s.restoreFiles(paths, changes[:i], before, written); rerr != nil {
 				return fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
 			}
 			return err
@@ -430,27 +451,28 @@ func (s *Session) writeFiles(paths []Path, changes []Change, before map[string]F
 	return nil
 }
 
-// restoreFiles puts the given paths back as they were before.
-func (s *Session) restoreFiles(paths []Path, changes []Change, before map[string]FileState) error {
-	abs := absPaths(paths)
+// restoreFiles puts the given paths back as they were before; written
+// holds what this operation put there.
+func (s *Session) restoreFiles(paths []Path, changes []Change, before, written map[string]FileState) error {
+	byRel := pathsByRel(paths)
 	var errs []error
 	for _, c := range changes {
 		b := before[c.Path]
 		var err error
 		if b.Exists {
-			err = writeFileAtomic(abs[c.Path], b.Content, b.Mode)
+			err = writeFileAtomic(byRel[c.Path], b.Content, b.Mode, written[c.Path])
 		} else {
-			err = removeFile(abs[c.Path])
+			err = removeFile(byRel[c.Path], written[c.Path])
 		}
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
 
-func absPaths(paths []Path) map[string]string {
-	m := make(map[string]string, len(paths))
+func pathsByRel(paths []Path) map[string]Path {
+	m := make(map[string]Path, len(paths))
 	for _, p := range paths {
-		m[p.Rel] = p.Abs
+		m[p.Rel] = p
 	}
 	return m
 }

@@ -1,0 +1,309 @@
+package repo
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+)
+
+// An operation's new objects (blobs, trees, commits) are collected in
+// memory and written as one pack, guarded by a ".keep" file until the
+// session ref names them. `git gc` and `git repack` never delete a kept
+// pack, and `git prune` only removes loose objects, so even a concurrent
+// `git gc --prune=now` cannot remove an edit's objects between their write
+// and the ref update (loose objects could be pruned in that window, leaving
+// a ref that names a missing commit). Once the ref moved the keep file is
+// removed and the pack is an ordinary one that the next gc folds in. A keep
+// file left by a git-edit that died is removed by the next operation.
+//
+// One pack per operation also means one temporary file, one index and one
+// directory fsync per edit, instead of one file and fsync per object.
+
+// pendingObjects holds the objects of the operation under way, readable
+// before they are written (a sync commit's tree is the next commit's base).
+type pendingObjects struct {
+	mu     sync.Mutex
+	active bool
+	objs   map[plumbing.Hash]pendingObject
+	order  []plumbing.Hash
+}
+
+type pendingObject struct {
+	t       plumbing.ObjectType
+	content []byte
+}
+
+// add keeps the object if a batch is active and reports whether it did.
+func (p *pendingObjects) add(h plumbing.Hash, t plumbing.ObjectType, content []byte) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.active {
+		return false
+	}
+	if _, dup := p.objs[h]; !dup {
+		p.objs[h] = pendingObject{t, content}
+		p.order = append(p.order, h)
+	}
+	return true
+}
+
+// get returns a pending object as an encoded object.
+func (p *pendingObjects) get(h plumbing.Hash) (plumbing.EncodedObject, bool) {
+	p.mu.Lock()
+	o, ok := p.objs[h]
+	p.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	obj := &plumbing.MemoryObject{}
+	obj.SetType(o.t)
+	obj.Write(o.content)
+	return obj, true
+}
+
+// objectBatch is one operation's use of the pending objects: beginBatch,
+// then flush (write the kept pack), then release (the ref names it) or
+// end without release (the pack is deleted again).
+type objectBatch struct {
+	r        *Repo
+	packBase string // objects/pack/pack-<id>, once flushed
+	released bool
+}
+
+// beginBatch starts collecting the objects stored from now on. The caller
+// holds the edit lock, so one batch is active per repository at a time.
+func (r *Repo) beginBatch() *objectBatch {
+	p := r.objects.pending
+	p.mu.Lock()
+	p.active, p.objs, p.order = true, map[plumbing.Hash]pendingObject{}, nil
+	p.mu.Unlock()
+	return &objectBatch{r: r}
+}
+
+// take stops collecting and returns what was collected, in order.
+func (b *objectBatch) take() ([]plumbing.Hash, map[plumbing.Hash]pendingObject) {
+	p := b.r.objects.pending
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	order, objs := p.order, p.objs
+	p.active, p.objs, p.order = false, nil, nil
+	return order, objs
+}
+
+// flush writes the collected objects as one pack with its index and a keep
+// file, all fsynced, and makes the repository's reader see the pack.
+func (b *objectBatch) flush() error {
+	order, objs := b.take()
+	if len(order) == 0 {
+		return nil
+	}
+	dir := filepath.Join(b.r.CommonDir, "objects", "pack")
+	removeStaleKeeps(dir)
+	base, err := writeKeptPack(dir, order, objs)
+	if err != nil {
+		return fmt.Errorf("store objects: %w", err)
+	}
+	b.packBase = base
+	b.r.objects.read.Reload()
+	return nil
+}
+
+// release removes the keep file: the ref names the objects now.
+func (b *objectBatch) release() {
+	if b.packBase != "" {
+		os.Remove(b.packBase + ".keep")
+	}
+	b.released = true
+}
+
+// end finishes the batch: unflushed objects are dropped, and a pack that
+// was written but never named by a ref is deleted (index first, so no
+// reader sees a pack without its index).
+func (b *objectBatch) end() {
+	b.take()
+	if b.released || b.packBase == "" {
+		return
+	}
+	os.Remove(b.packBase + ".idx")
+	os.Remove(b.packBase + ".pack")
+	os.Remove(b.packBase + ".keep")
+	b.r.objects.read.Reload()
+}
+
+// keepTag is what git-edit writes in its keep files: the owner, so that a
+// keep left by a process that died can be told from one in use (git's own
+// keep files from receive-pack read "receive-pack <pid> on <host>").
+func keepTag() string {
+	start, _ := processStart(os.Getpid())
+	return fmt.Sprintf("git-edit %d %d\n", os.Getpid(), start)
+}
+
+// removeStaleKeeps deletes git-edit keep files whose process is gone (it
+// died between writing its pack and moving its ref): their packs become
+// ordinary ones that gc may fold in or prune. Other programs' keep files
+// are never touched.
+func removeStaleKeeps(dir string) {
+	names, err := filepath.Glob(filepath.Join(dir, "pack-*.keep"))
+	if err != nil {
+		return
+	}
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b))
+		if len(f) != 3 || f[0] != "git-edit" {
+			continue
+		}
+		pid, err1 := strconv.Atoi(f[1])
+		start, err2 := strconv.ParseUint(f[2], 10, 64)
+		if err1 != nil || err2 != nil || processAlive(pid, start) {
+			continue
+		}
+		os.Remove(name)
+	}
+}
+
+// writeKeptPack writes objs (in order) as a version 2 pack without deltas
+// and its version 2 index (go-git's idxfile), then the keep file, then
+// renames pack and index into place and fsyncs the directory. It returns
+// the path of the pack without its extension.
+func writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbing.Hash]pendingObject) (string, error) {
+	packTmp, err := createTemp(dir, "tmp_pack_")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(packTmp.Name()) // a no-op once renamed
+	sum := sha1.New()
+	w := bufio.NewWriterSize(io.MultiWriter(packTmp, sum), 64<<10)
+	var hdr [12]byte
+	copy(hdr[:], "PACK")
+	binary.BigEndian.PutUint32(hdr[4:], 2)
+	binary.BigEndian.PutUint32(hdr[8:], uint32(len(order)))
+	w.Write(hdr[:])
+	idx := new(idxfile.Writer)
+	idx.OnHeader(uint32(len(order)))
+	offset := uint64(len(hdr))
+	var entry bytes.Buffer
+	zw := zlibWriters.Get().(*zlib.Writer)
+	defer zlibWriters.Put(zw)
+	for _, h := range order {
+		o := objs[h]
+		entry.Reset()
+		entry.Write(packObjectHeader(o.t, len(o.content)))
+		zw.Reset(&entry)
+		if _, err := zw.Write(o.content); err != nil {
+			packTmp.Close()
+			return "", err
+		}
+		if err := zw.Close(); err != nil {
+			packTmp.Close()
+			return "", err
+		}
+		idx.Add(h, offset, crc32.ChecksumIEEE(entry.Bytes()))
+		w.Write(entry.Bytes())
+		offset += uint64(entry.Len())
+	}
+	if err := w.Flush(); err != nil {
+		packTmp.Close()
+		return "", fmt.Errorf("write pack: %w", err)
+	}
+	var checksum plumbing.Hash
+	copy(checksum[:], sum.Sum(nil))
+	if _, err := packTmp.Write(checksum[:]); err != nil {
+		packTmp.Close()
+		return "", fmt.Errorf("write pack: %w", err)
+	}
+	if err := errors.Join(packTmp.Sync(), packTmp.Close()); err != nil {
+		return "", fmt.Errorf("write pack: %w", err)
+	}
+	if err := idx.OnFooter(checksum); err != nil {
+		return "", fmt.Errorf("index pack: %w", err)
+	}
+	index, err := idx.Index()
+	if err != nil {
+		return "", fmt.Errorf("index pack: %w", err)
+	}
+	idxTmp, err := createTemp(dir, "tmp_idx_")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(idxTmp.Name())
+	if _, err := idxfile.NewEncoder(idxTmp).Encode(index); err != nil {
+		idxTmp.Close()
+		return "", fmt.Errorf("write pack index: %w", err)
+	}
+	if err := errors.Join(idxTmp.Chmod(0o444), idxTmp.Sync(), idxTmp.Close()); err != nil {
+		return "", fmt.Errorf("write pack index: %w", err)
+	}
+	base := filepath.Join(dir, "pack-"+checksum.String())
+	// The keep first: a gc must never see the pack without it.
+	if err := os.WriteFile(base+".keep", []byte(keepTag()), 0o444); err != nil {
+		return "", fmt.Errorf("write keep file: %w", err)
+	}
+	if err := os.Chmod(packTmp.Name(), 0o444); err != nil {
+		os.Remove(base + ".keep")
+		return "", fmt.Errorf("store pack: %w", err)
+	}
+	if err := os.Rename(packTmp.Name(), base+".pack"); err != nil {
+		os.Remove(base + ".keep")
+		return "", fmt.Errorf("store pack: %w", err)
+	}
+	if err := os.Rename(idxTmp.Name(), base+".idx"); err != nil {
+		os.Remove(base + ".pack")
+		os.Remove(base + ".keep")
+		return "", fmt.Errorf("store pack index: %w", err)
+	}
+	if err := syncDir(dir); err != nil {
+		return "", err
+	}
+	return base, nil
+}
+
+// packObjectHeader is a pack entry's header: the type in bits 4-6 of the
+// first byte, the size in 4 bits then 7 bits per byte, little end first.
+func packObjectHeader(t plumbing.ObjectType, size int) []byte {
+	b := []byte{byte(t)<<4 | byte(size&0x0f)}
+	size >>= 4
+	for size > 0 {
+		b[len(b)-1] |= 0x80
+		b = append(b, byte(size&0x7f))
+		size >>= 7
+	}
+	return b
+}
+
+// createTemp makes a temporary file in an object directory. Like git, it
+// makes the directory again and retries when a concurrent `git gc` or
+// `git prune` removed it (emptied) between the mkdir and the create.
+func createTemp(dir, pattern string) (*os.File, error) {
+	var err error
+	for range 5 {
+		if err = os.MkdirAll(dir, 0o777); err != nil {
+			continue
+		}
+		var f *os.File
+		if f, err = os.CreateTemp(dir, pattern); err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			break
+		}
+	}
+	return nil, fmt.Errorf("create temporary file in %s: %w", dir, err)
+}

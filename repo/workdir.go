@@ -1,0 +1,159 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Every worktree file operation goes through a workDir: the directory that
+// holds the file, opened from the worktree's top one component at a time
+// with O_NOFOLLOW|O_DIRECTORY, so that no symlink is ever followed on the
+// way. The file itself is then read, created, renamed and removed by its
+// base name relative to that handle (openat, renameat, unlinkat). A
+// directory swapped for a symlink between Resolve and the write therefore
+// makes the operation fail instead of redirecting it, whether the link
+// points outside the root or into .git.
+//
+// os.Root is not used because it follows symlinks that stay inside the
+// root: a swapped directory could still redirect a write into .git or onto
+// another tracked file, and the recorded path would no longer be the one
+// written. Refusing every symlink needs the per-component O_NOFOLLOW walk,
+// which is what os.Root does internally minus the link resolution.
+
+// ErrPathChanged wraps the refusal of a path whose directories are no
+// longer plain directories (replaced by a symlink or a file) when the
+// operation reaches them.
+var ErrPathChanged = fmt.Errorf("%w: a directory on the path was replaced", ErrPathRefused)
+
+// workDir is an open directory of the worktree.
+type workDir struct {
+	f   *os.File
+	rel string // slash-separated, relative to the top; "" is the top
+}
+
+func (d *workDir) fd() int      { return int(d.f.Fd()) }
+func (d *workDir) Close() error { return d.f.Close() }
+
+// top returns the worktree top p belongs to: Abs is the top joined with Rel.
+func (p Path) top() (string, error) {
+	rel := strings.ReplaceAll(p.Rel, "/", string(os.PathSeparator))
+	top, ok := strings.CutSuffix(p.Abs, string(os.PathSeparator)+rel)
+	if !ok || p.Rel == "" {
+		return "", fmt.Errorf("internal error: path %q is not %q below a worktree", p.Abs, p.Rel)
+	}
+	return top, nil
+}
+
+// openWorkDir opens the directory dir (slash-separated, relative to top)
+// without following any symlink. With create, missing directories are made
+// (mode 0777 less the umask). Errors: one wrapping fs.ErrNotExist when a
+// directory is missing and create is false; one wrapping ErrPathChanged when
+// a component is a symlink or not a directory.
+func openWorkDir(top, dir string, create bool) (*workDir, error) {
+	f, err := os.OpenFile(top, os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open worktree %s: %w", top, err)
+	}
+	d := &workDir{f: f}
+	if dir == "" || dir == "." {
+		return d, nil
+	}
+	for _, name := range strings.Split(dir, "/") {
+		if name == "" || name == "." || name == ".." {
+			d.Close()
+			return nil, fmt.Errorf("internal error: %q is not a clean relative path", dir)
+		}
+		next, err := openDirAt(d, name, create)
+		d.Close()
+		if err != nil {
+			return nil, err
+		}
+		d = next
+	}
+	return d, nil
+}
+
+// openDirAt opens the directory name inside d, never through a symlink.
+func openDirAt(d *workDir, name string, create bool) (*workDir, error) {
+	rel := path.Join(d.rel, name)
+	for attempt := 0; ; attempt++ {
+		fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err == nil {
+			return &workDir{f: os.NewFile(uintptr(fd), rel), rel: rel}, nil
+		}
+		switch {
+		case errors.Is(err, unix.ENOENT) && create && attempt < 3:
+			if err := unix.Mkdirat(d.fd(), name, 0o777); err != nil && !errors.Is(err, unix.EEXIST) {
+				return nil, fmt.Errorf("create directory %s: %w", rel, err)
+			}
+			continue
+		case errors.Is(err, unix.ENOENT):
+			return nil, fmt.Errorf("directory %s: %w", rel, fs.ErrNotExist)
+		case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
+			return nil, fmt.Errorf("%w: %s is not a directory (a symlink or a file is in its place); nothing was read or written there; check what replaced it and run the command again", ErrPathChanged, rel)
+		}
+		return nil, fmt.Errorf("open directory %s: %w", rel, err)
+	}
+}
+
+// lstatAt returns name's file info inside d without following a symlink.
+func lstatAt(d *workDir, name string) (fileInfo, error) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return fileInfo{}, err
+	}
+	return infoOf(&st), nil
+}
+
+// fileInfo is what git-edit needs of a file's metadata.
+type fileInfo struct {
+	mode     fs.FileMode
+	size     int64
+	uid, gid uint32
+	dev, ino uint64
+}
+
+func infoOf(st *unix.Stat_t) fileInfo {
+	mode := fs.FileMode(st.Mode & 0o777)
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	}
+	return fileInfo{mode: mode, size: st.Size, uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino}
+}
+
+// fstat returns an open file's info.
+func fstat(f *os.File) (fileInfo, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		return fileInfo{}, err
+	}
+	return infoOf(&st), nil
+}
+
+// openFileAt opens name inside d for reading without following a symlink
+// and without blocking on a FIFO.
+func openFileAt(d *workDir, name string) (*os.File, error) {
+	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), path.Join(d.rel, name)), nil
+}
