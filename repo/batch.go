@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -113,7 +114,15 @@ func (b *objectBatch) flush() error {
 	}
 	dir := filepath.Join(b.r.CommonDir, "objects", "pack")
 	removeStaleKeeps(dir)
-	base, err := writeKeptPack(dir, order, objs)
+	var base string
+	var err error
+	for range 3 {
+		// `git prune` deletes temporary files in objects/pack older than
+		// its expiry, which --prune=now makes every one: write again.
+		if base, err = writeKeptPack(dir, order, objs); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("store objects: %w", err)
 	}

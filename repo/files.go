@@ -186,6 +186,14 @@ func changedError(rel, how string) error {
 // ErrFileChanged. What remains is a program that keeps the file open and
 // writes to it after that last read: its writes go to the replaced copy.
 func writeFileAtomic(p Path, content []byte, mode filemode.FileMode, expect FileState) error {
+	return writeFile(p, content, mode, expect, false)
+}
+
+// writeFile is writeFileAtomic; putBack is true when it puts back another
+// program's bytes (see putBackIfWritten), which is checked before its rename
+// like any write but not read again after it, so that a writer that never
+// stops cannot keep git-edit putting back forever.
+func writeFile(p Path, content []byte, mode filemode.FileMode, expect FileState, putBack bool) error {
 	top, err := p.top()
 	if err != nil {
 		return err
@@ -258,11 +266,16 @@ func writeFileAtomic(p Path, content []byte, mode filemode.FileMode, expect File
 		removeTmp()
 		return fmt.Errorf("close %s: %w", p.Rel, err)
 	}
-	pause("before-rename", p.Rel)
+	if !putBack {
+		pause("before-rename", p.Rel)
+	}
 	old, err := openUnchanged(d, name, p.Rel, expect)
 	if err != nil {
 		removeTmp()
 		return err
+	}
+	if !putBack {
+		pause("checked", p.Rel)
 	}
 	if old == nil {
 		// A new file: the rename must not replace one created meanwhile.
@@ -282,7 +295,7 @@ func writeFileAtomic(p Path, content []byte, mode filemode.FileMode, expect File
 	if err := d.f.Sync(); err != nil {
 		return fmt.Errorf("sync directory of %s: %w", p.Rel, err)
 	}
-	if old != nil {
+	if old != nil && !putBack {
 		return putBackIfWritten(p, old, expect, FileState{Exists: true, Content: content, Mode: mode})
 	}
 	return nil
@@ -315,6 +328,7 @@ func removeFile(p Path, expect FileState) error {
 	if err != nil || old == nil {
 		return err
 	}
+	pause("checked", p.Rel)
 	defer old.Close()
 	if err := unix.Unlinkat(d.fd(), name, 0); err != nil {
 		return fmt.Errorf("remove %s: %w", p.Rel, err)
@@ -395,12 +409,7 @@ func putBackIfWritten(p Path, old *os.File, expect, now FileState) error {
 	if again.Equal(expect.Content) {
 		return nil
 	}
-	var restore error
-	if now.Exists {
-		restore = writeFileAtomic(p, again.b, expect.Mode, now)
-	} else {
-		restore = writeFileAtomic(p, again.b, expect.Mode, FileState{})
-	}
+	restore := writeFile(p, again.b, expect.Mode, now, true)
 	if restore != nil {
 		return errors.Join(changedError(p.Rel, "it was written"), fmt.Errorf("putting back its bytes failed: %w", restore))
 	}

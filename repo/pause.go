@@ -6,12 +6,14 @@ import "sync/atomic"
 // strike (see pause). It is nil outside tests.
 var pauseHook atomic.Pointer[func(point, path string)]
 
-// SetPauseHook makes git-edit call hook at each pause point: "locked"
-// (the edit lock is taken, nothing read yet), "before-write" (files read
-// and planned, objects stored, nothing written), "before-rename" (a file's
-// new bytes are in a temporary file, the check of the old bytes comes
-// next), "objects-written" (the operation's objects are stored, the ref
-// not moved yet). path names the file concerned, or is empty. Tests use it
+// SetPauseHook makes git-edit call hook at each pause point of an
+// operation, in this order: "locked" (the edit lock is taken, nothing read
+// yet), "objects-written" (files read and planned, the objects stored in
+// their kept pack, no file written), then per file "before-rename" (its new
+// bytes are in a temporary file; the check that the file still holds what
+// was read comes next) and "checked" (checked; the rename comes next), then
+// "files-written" (the ref moves next). path names the file concerned, or
+// is empty. Tests use it
 // to make races deterministic: the hook runs the racing action, then
 // returns. It returns a function that removes the hook. Never set outside
 // tests.

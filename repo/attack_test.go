@@ -1,0 +1,313 @@
+package repo_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/repo/gittest"
+)
+
+// replaceFirst is a planner that edits what is on disk now (as every
+// dialect does): the first occurrence of old becomes new, or the file is
+// deleted when del.
+func replaceFirst(path, old, new string, del bool) func(*repo.Tx) (repo.Plan, error) {
+	return func(tx *repo.Tx) (repo.Plan, error) {
+		pl := repo.Plan{Meta: repo.Meta{Op: repo.OpEdit, Tool: "test.replace"}}
+		if del {
+			pl.Changes = []repo.Change{{Path: path, Delete: true}}
+			return pl, nil
+		}
+		cur := tx.Files[path].Content
+		pl.Changes = []repo.Change{{Path: path, Content: bytes.Replace(cur, []byte(old), []byte(new), 1)}}
+		return pl, nil
+	}
+}
+
+// appendLine appends a line as a person's editor or a shell `>>` does:
+// open by name, write, close.
+func appendLine(t testing.TB, path, line string) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		t.Error(err)
+	}
+	f.Close()
+}
+
+// history is every version of every file the session recorded.
+func history(t *testing.T, dir, session string) string {
+	return gittest.Git(t, dir, "log", "-p", "refs/edits/"+session)
+}
+
+// TestAttackPersonWritingDuringEditLosesNothing appends a line to the file
+// at each point between git-edit's read and its rename (after planning;
+// right before the check of the old bytes; between that check and the
+// rename, where only the re-read after the rename can notice). The edit
+// must start over, so the person's line is kept on disk (an edit) or in a
+// sync commit (a delete), and the agent's change is applied on top.
+func TestAttackPersonWritingDuringEditLosesNothing(t *testing.T) {
+	for _, point := range []string{"objects-written", "before-rename", "checked"} {
+		for _, del := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/delete=%v", point, del), func(t *testing.T) {
+				dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+				r, s := open(t, dir, "s")
+				file := filepath.Join(dir, "f.txt")
+				hits := 0
+				restore := repo.SetPauseHook(func(at, _ string) {
+					if at == point && hits == 0 {
+						hits++
+						appendLine(t, file, "person")
+					}
+				})
+				_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
+				restore()
+				if err != nil {
+					t.Fatalf("the edit failed instead of starting over: %v", err)
+				}
+				if hits != 1 {
+					t.Fatalf("pause point %q reached %d times", point, hits)
+				}
+				if del {
+					if _, err := os.Stat(file); !os.IsNotExist(err) {
+						t.Fatalf("the file was not deleted: %v", err)
+					}
+					if !strings.Contains(history(t, dir, "s"), "+person") {
+						t.Fatalf("the person's line is neither on disk nor in the session's history")
+					}
+					return
+				}
+				if got := gittest.ReadFile(t, dir, "f.txt"); got != "ONE\ntwo\nperson\n" {
+					t.Fatalf("file = %q, want the agent's change on top of the person's line", got)
+				}
+				sync := gittest.Git(t, dir, "show", "refs/edits/s~1:f.txt")
+				if sync != "one\ntwo\nperson\n" {
+					t.Fatalf("the sync commit holds %q, want the person's bytes", sync)
+				}
+			})
+		}
+	}
+}
+
+// TestAttackPersistentWriterIsRefused writes to the file on every attempt
+// between git-edit's check and its rename: after its attempts git-edit
+// refuses, saying so, with every line the person wrote on disk and no ref
+// moved.
+func TestAttackPersistentWriterIsRefused(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
+	r, s := open(t, dir, "s")
+	file := filepath.Join(dir, "f.txt")
+	n := 0
+	restore := repo.SetPauseHook(func(at, _ string) {
+		if at == "checked" {
+			n++
+			appendLine(t, file, "person "+strconv.Itoa(n))
+		}
+	})
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "ONE", false))
+	restore()
+	if !errors.Is(err, repo.ErrFileChanged) || !strings.Contains(err.Error(), "the file changed while editing; nothing was written") {
+		t.Fatalf("err = %v, want the file-changed refusal", err)
+	}
+	want := "one\n"
+	for i := 1; i <= n; i++ {
+		want += "person " + strconv.Itoa(i) + "\n"
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != want || n < 2 {
+		t.Fatalf("after %d attempts the file holds %q, want %q", n, got, want)
+	}
+	if refs := gittest.Git(t, dir, "for-each-ref", "refs/edits/"); refs != "" {
+		t.Fatalf("a refused edit moved a ref: %s", refs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 { // .git and f.txt
+		t.Fatalf("temporary files left: %v", entries)
+	}
+}
+
+// TestAttackAppenderLosesNothing is the randomized form: a person appends
+// a numbered line every millisecond while the agent edits the same file;
+// every appended line must end up on disk.
+func TestAttackAppenderLosesNothing(t *testing.T) {
+	edits := 100
+	if testing.Short() {
+		edits = 25
+	}
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "counter 0\n"})
+	r, s := open(t, dir, "s")
+	file := filepath.Join(dir, "f.txt")
+	var stop atomic.Bool
+	var appended atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 1; !stop.Load(); i++ {
+			appendLine(t, file, "person "+strconv.Itoa(i))
+			appended.Store(int64(i))
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	for i := range edits {
+		_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
+			replaceFirst("f.txt", "counter "+strconv.Itoa(i)+"\n", "counter "+strconv.Itoa(i+1)+"\n", false))
+		if err != nil && !errors.Is(err, repo.ErrFileChanged) {
+			t.Fatalf("edit %d: %v", i, err)
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	got := gittest.ReadFile(t, dir, "f.txt")
+	for i := 1; i <= int(appended.Load()); i++ {
+		if !strings.Contains(got, "person "+strconv.Itoa(i)+"\n") {
+			t.Fatalf("line %d of %d appended by the person is lost", i, appended.Load())
+		}
+	}
+	if out, err := gittest.GitErr(dir, "fsck", "--strict"); err != nil {
+		t.Fatalf("fsck: %v\n%s", err, out)
+	}
+}
+
+// TestAttackPruneNowCannotRemoveAnEditsObjects runs `git gc --prune=now`
+// while an edit's objects are written and its ref not yet moved. The
+// objects must survive (they sit in a kept pack), the ref must name a
+// commit that exists, and the person's own gc and fsck must keep working.
+func TestAttackPruneNowCannotRemoveAnEditsObjects(t *testing.T) {
+	for _, point := range []string{"objects-written", "files-written"} {
+		t.Run(point, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n", "d/g.txt": "g\n"})
+			gittest.WriteFile(t, dir, "f.txt", "person's change\n") // so a sync commit is written too
+			r, s := open(t, dir, "s")
+			ran := false
+			restore := repo.SetPauseHook(func(at, _ string) {
+				if at == point && !ran {
+					ran = true
+					gittest.Git(t, dir, "gc", "--prune=now", "--quiet")
+				}
+			})
+			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt", "d/g.txt"), repo.RecordOutside,
+				setContent("test.set", map[string]string{"f.txt": "agent\n", "d/g.txt": "G\n"}))
+			restore()
+			if err != nil || !ran {
+				t.Fatalf("edit: %v (gc ran: %v)", err, ran)
+			}
+			if out, err := gittest.GitErr(dir, "fsck", "--strict", "--no-dangling"); err != nil || out != "" {
+				t.Fatalf("fsck after a concurrent gc --prune=now: %v\n%s", err, out)
+			}
+			if got := gittest.Git(t, dir, "show", "refs/edits/s:d/g.txt"); got != "G\n" {
+				t.Fatalf("the edit's commit reads %q", got)
+			}
+			gittest.Git(t, dir, "gc", "--prune=now", "--quiet")
+			if keeps, _ := filepath.Glob(filepath.Join(dir, ".git/objects/pack/*.keep")); len(keeps) != 0 {
+				t.Fatalf("keep files outlived the edit: %v", keeps)
+			}
+			if got := gittest.Git(t, dir, "rev-list", "--count", "refs/edits/s"); got != "3\n" {
+				t.Fatalf("session history has %q commits, want 3 (base, sync, edit)", got)
+			}
+		})
+	}
+}
+
+// TestAttackEditsSurviveGCAndRepackLoops edits while the person runs `git
+// gc --prune=now` and `git repack -adf` in a loop: no edit may fail, and
+// the repository must stay whole.
+func TestAttackEditsSurviveGCAndRepackLoops(t *testing.T) {
+	edits := 60
+	if testing.Short() {
+		edits = 15
+	}
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "0\n"})
+	r, s := open(t, dir, "s")
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; !stop.Load(); i++ {
+			args := []string{"gc", "--prune=now", "--quiet"}
+			if i%2 == 1 {
+				args = []string{"repack", "-adf", "--quiet"}
+			}
+			if out, err := gittest.GitErr(dir, args...); err != nil {
+				t.Errorf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+				return
+			}
+		}
+	}()
+	for i := range edits {
+		_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
+			setContent("test.set", map[string]string{"f.txt": strconv.Itoa(i+1) + "\n"}))
+		if err != nil {
+			stop.Store(true)
+			wg.Wait()
+			t.Fatalf("edit %d failed while gc and repack ran: %v", i+1, err)
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	if out, err := gittest.GitErr(dir, "fsck", "--strict", "--no-dangling"); err != nil || out != "" {
+		t.Fatalf("fsck: %v\n%s", err, out)
+	}
+	if got := gittest.Git(t, dir, "rev-list", "--count", "refs/edits/s"); got != strconv.Itoa(edits+1)+"\n" {
+		t.Fatalf("session has %q commits, want %d", got, edits+1)
+	}
+}
+
+// TestAttackRewriteKeepsOwner rewrites a file owned by another user (as
+// root): the file keeps its owner and group, and so does a file in a
+// directory git-edit creates nothing in.
+func TestAttackRewriteKeepsOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to own a file as another user")
+	}
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
+	file := filepath.Join(dir, "f.txt")
+	if err := os.Chown(file, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	r, s := open(t, dir, "s")
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, setContent("test.set", map[string]string{"f.txt": "two\n"})); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uid, gid := ownerOf(fi); uid != 65534 || gid != 65534 {
+		t.Fatalf("owner after the edit = %d:%d, want 65534:65534", uid, gid)
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != "two\n" {
+		t.Fatalf("file = %q", got)
+	}
+}
+
+// TestAttackTrailingSlashIsNotADirectory refuses "f.txt/" and its kin
+// instead of editing f.txt.
+func TestAttackTrailingSlashIsNotADirectory(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n", "d/g.txt": "g\n"})
+	r, _ := open(t, dir, "s")
+	for _, arg := range []string{"f.txt/", "f.txt/.", "d/g.txt//", "d/g.txt/..", filepath.Join(dir, "f.txt") + "/"} {
+		_, err := r.Resolve(dir, arg)
+		if !errors.Is(err, repo.ErrPathRefused) || !strings.Contains(err.Error(), "is not a directory") {
+			t.Errorf("Resolve(%q) = %v, want a not-a-directory refusal", arg, err)
+		}
+	}
+}
+
+func ownerOf(fi os.FileInfo) (uid, gid uint32) {
+	st := fi.Sys().(*syscall.Stat_t)
+	return st.Uid, st.Gid
+}
