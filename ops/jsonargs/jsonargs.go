@@ -1,8 +1,9 @@
 // Package jsonargs decodes a tool call's JSON arguments strictly, for every
 // dialect: exactly one object, exact (case-sensitive) field names, no
 // repeated or unknown fields, values of the right JSON type, whole numbers
-// that cannot overflow. Every refusal wraps ErrInvalid and says what was
-// wrong and what to send instead.
+// that cannot overflow, and every string valid Unicode text (no invalid
+// UTF-8 bytes, no lone surrogate escapes). Every refusal wraps ErrInvalid
+// and says what was wrong and what to send instead.
 package jsonargs
 
 import (
@@ -18,6 +19,11 @@ import (
 
 // ErrInvalid is wrapped by every refusal of this package.
 var ErrInvalid = errors.New("invalid arguments")
+
+// ErrNotUTF8 is wrapped, with ErrInvalid, by the refusal of a JSON string
+// (a value or a field name) that is not valid Unicode text: raw bytes that
+// are not UTF-8, or a \u escape of a lone surrogate.
+var ErrNotUTF8 = errors.New("not valid UTF-8 text")
 
 // Invalid formats a refusal wrapping ErrInvalid.
 func Invalid(format string, args ...any) error {
@@ -50,6 +56,13 @@ type Spec struct {
 // DisallowUnknownFields because encoding/json matches struct fields
 // case-insensitively and lets a repeated key silently win; an agent should
 // learn about both.
+//
+// Every string in raw, at any depth and field names included, must be
+// valid Unicode text; the first that is not is refused with an error
+// wrapping ErrNotUTF8 that names it by its path ("old_str",
+// "operations[0].content[2]"). The check covers every field here, as it
+// is read, because encoding/json silently turns such bytes into U+FFFD, and
+// so would every later decode of a field.
 func (s Spec) Decode(raw []byte) (Object, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, Invalid(`%s empty; send one JSON object such as %s`, s.what("are", "is"), s.Example)
@@ -66,14 +79,21 @@ func (s Spec) Decode(raw []byte) (Object, error) {
 	fields := Object{}
 	seen := map[string]bool{}
 	for dec.More() {
+		start := dec.InputOffset()
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, s.syntaxErr(err)
 		}
 		key, _ := tok.(string) // object keys are always strings
+		if err := checkString(raw[start:dec.InputOffset()], s.In, true); err != nil {
+			return nil, err
+		}
 		var val json.RawMessage
 		if err := dec.Decode(&val); err != nil {
 			return nil, s.syntaxErr(err)
+		}
+		if err := checkStrings(val, s.field(key)); err != nil {
+			return nil, err
 		}
 		if !contains(s.Fields, key) {
 			hint := ""
@@ -109,6 +129,14 @@ func (s Spec) what(plural, singular string) string {
 	return strings.TrimSpace(strconv.Quote(s.In) + " " + singular)
 }
 
+// field names a field of the object in messages: "path", "arguments.file_path".
+func (s Spec) field(key string) string {
+	if s.In == "" {
+		return key
+	}
+	return s.In + "." + key
+}
+
 func (s Spec) in() string {
 	if s.In == "" {
 		return ""
@@ -124,10 +152,14 @@ func (s Spec) syntaxErr(err error) error {
 }
 
 // String decodes a JSON string; want describes the expected value for the
-// error message.
+// error message. A string that is not valid Unicode text is refused (see
+// ErrNotUTF8) rather than decoded with U+FFFD in place of the bad part.
 func String(name string, raw json.RawMessage, want string) (string, error) {
 	if kind := Kind(raw); kind != "a string" {
 		return "", Invalid(`%q must be a string (%s), got %s`, name, want, kind)
+	}
+	if err := checkString(raw, name, false); err != nil {
+		return "", err
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
