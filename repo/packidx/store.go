@@ -153,6 +153,11 @@ func (s *Store) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 			return 0, nil, err
 		}
 		typ, b, err := s.readPacked(p, off)
+		if errors.Is(err, fs.ErrNotExist) {
+			// The pack went between its index and its data being mapped:
+			// reported as missing, so that the caller rescans.
+			return 0, nil, fmt.Errorf("read %s: pack deleted while reading (%v): %w", h, err, plumbing.ErrObjectNotFound)
+		}
 		if err != nil {
 			return 0, nil, fmt.Errorf("read %s: %w", h, err)
 		}
@@ -185,6 +190,11 @@ func (s *Store) findPacked(h plumbing.Hash) (*pack, error) {
 	}
 	for _, p := range s.packs {
 		x, err := p.index()
+		if errors.Is(err, fs.ErrNotExist) {
+			// Deleted since the listing (a concurrent gc or repack moved
+			// its objects): a miss here makes the caller rescan.
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +223,9 @@ func (s *Store) scan() error {
 	var packs []*pack
 	for _, e := range ents {
 		name, ok := strings.CutSuffix(e.Name(), ".idx")
-		if !ok || e.IsDir() {
+		if !ok || e.IsDir() || !strings.HasPrefix(name, "pack-") {
+			// Only git's pack names: `git repack` writes ".tmp-*" indexes
+			// that vanish under a reader.
 			continue
 		}
 		base := filepath.Join(dir, name)
