@@ -194,7 +194,7 @@ func (e *Engine) locate(arg string) (*Engine, repo.Path, error) {
 	sub, ok := e.nested[nested.Top]
 	e.nestedMu.Unlock()
 	if !ok {
-		r, err := repo.Open(nested.Top)
+		r, err := repo.OpenNested(nested.Top)
 		if err != nil {
 			return nil, repo.Path{}, err
 		}

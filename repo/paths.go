@@ -44,10 +44,12 @@ func (r *Repo) Resolve(root, arg string) (Path, error) {
 	if arg == "" {
 		return Path{}, fmt.Errorf("%w: the path is empty; give a file path relative to %s or absolute", ErrPathRefused, root)
 	}
-	if last := arg[strings.LastIndexByte(arg, '/')+1:]; last == "" || last == "." || last == ".." {
+	if i := strings.LastIndexByte(arg, '/'); i > 0 {
 		// "app.txt/" and "app.txt/." name a directory; Clean would drop
 		// the hint and edit the file.
-		return Path{}, fmt.Errorf("%w: %s is not a directory: a path ending in %q names a directory; give the file's path without it", ErrPathRefused, arg, "/"+last)
+		if last := arg[i+1:]; last == "" || last == "." || last == ".." {
+			return Path{}, fmt.Errorf("%w: %s is not a directory (a path ending in %q names one); give the file's path without it", ErrPathRefused, arg, "/"+last)
+		}
 	}
 	rootAbs, err := filepath.Abs(root)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/git-edit/git-edit/repo/packidx"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -34,6 +35,10 @@ type Repo struct {
 	GitDir string
 	// CommonDir holds what all worktrees share: objects, refs, config.
 	CommonDir string
+
+	// worktreeConfig is extensions.worktreeConfig: GitDir's
+	// config.worktree is read after the common config.
+	worktreeConfig bool
 
 	objects objectStore
 }
@@ -105,73 +110,342 @@ func (s objectStore) HasEncodedObject(h plumbing.Hash) error {
 	return err
 }
 
-// Open finds the repository containing dir (searching upward, as git does,
-// and following ".git" files of linked worktrees and submodules) and opens
-// it. A bare repository is refused: git-edit edits files in a worktree.
-func Open(dir string) (*Repo, error) {
+// Open finds and opens the repository that dir belongs to, as `git -C dir`
+// would (git's setup_git_directory), and refuses what git refuses:
+//
+//   - With GIT_DIR set, that is the git directory (relative to dir; a
+//     ".git" file there is followed) and nothing is searched. Otherwise the
+//     search goes upward from dir for a ".git" directory or file (following
+//     the "gitdir:" of linked worktrees and submodules), stopping below any
+//     GIT_CEILING_DIRECTORIES entry and, unless
+//     GIT_DISCOVERY_ACROSS_FILESYSTEM is true, at a file system boundary.
+//     GIT_COMMON_DIR, when set, replaces the common dir (objects, refs,
+//     config) either way.
+//   - The worktree top is GIT_WORK_TREE (relative to dir), else
+//     core.worktree (relative to the git directory), else, with GIT_DIR,
+//     dir itself, else the directory holding ".git". A bare repository
+//     (core.bare, or GIT_DIR naming one) is refused: git-edit edits files
+//     in a worktree.
+//   - A discovered repository must be owned by the user git-edit runs as,
+//     or be allowed by safe.directory (ErrDubiousOwnership). As in git, a
+//     repository named by GIT_DIR is trusted without this check: setting
+//     GIT_DIR is an explicit choice.
+//   - The repository's format must be one git-edit can write
+//     (ErrUnsupportedFormat): version 0 or 1, SHA-1 objects, loose refs, no
+//     extension git-edit does not know.
+//   - GIT_OBJECT_DIRECTORY is refused: git would write objects there, and
+//     git-edit writes them to the common dir.
+//
+// Errors wrap ErrNotRepository, ErrDubiousOwnership, ErrUnsupportedFormat
+// or ErrBadConfig. Open reads only: it creates, changes and locks nothing,
+// refusal or not.
+func Open(dir string) (*Repo, error) { return open(dir, os.LookupEnv) }
+
+// OpenNested opens the repository whose worktree top is top, a submodule or
+// nested repository of one already open, by its own ".git", as Open would
+// with GIT_DIR, GIT_WORK_TREE and GIT_COMMON_DIR unset: those name the outer
+// repository, and git unsets them too when it works in a submodule.
+func OpenNested(top string) (*Repo, error) {
+	return open(top, func(name string) (string, bool) {
+		switch name {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR":
+			return "", false
+		}
+		return os.LookupEnv(name)
+	})
+}
+
+// open is Open with the environment read through getenv.
+func open(dir string, getenv func(string) (string, bool)) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("resolve %s: %w", dir, err)
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	start, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return nil, fmt.Errorf("root %s: %w", dir, err)
 	}
-	for d := real; ; d = filepath.Dir(d) {
-		gitDir, found, err := dotGit(d)
-		if err != nil {
+	if v, ok := getenv("GIT_OBJECT_DIRECTORY"); ok && v != "" {
+		return nil, fmt.Errorf("%w: GIT_OBJECT_DIRECTORY is set (%s), and git-edit writes objects only to the repository's own objects directory; unset it to use git-edit", ErrUnsupportedFormat, v)
+	}
+	commonEnv, hasCommonEnv := getenv("GIT_COMMON_DIR")
+	if hasCommonEnv {
+		commonEnv = resolveFrom(start, commonEnv)
+	}
+	var loc location
+	if gd, ok := getenv("GIT_DIR"); ok {
+		if loc, err = explicitGitDir(start, gd, commonEnv); err != nil {
 			return nil, err
 		}
+	} else {
+		if loc, err = discover(start, abs, getenv, commonEnv); err != nil {
+			return nil, err
+		}
+		if err := checkOwnership(loc.top, loc.gitFile, loc.gitDir); err != nil {
+			return nil, err
+		}
+	}
+	common := commonEnv
+	linked := hasCommonEnv
+	if !hasCommonEnv {
+		var err error
+		if common, linked, err = commonDirOf(loc.gitDir); err != nil {
+			return nil, err
+		}
+	}
+	format, err := readFormat(common, loc.gitDir, linked)
+	if err != nil {
+		return nil, err
+	}
+	top, err := worktreeTop(start, loc, format, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return openAt(top, loc.gitDir, common, format)
+}
+
+// location is where discovery (or GIT_DIR) found the git directory.
+type location struct {
+	gitDir string
+	// gitFile is the ".git" file that named gitDir, or "".
+	gitFile string
+	// top is the directory holding ".git" when discovered; "" with GIT_DIR.
+	top string
+}
+
+// resolveFrom makes p absolute against base, as git resolves the paths of
+// GIT_DIR, GIT_WORK_TREE and GIT_COMMON_DIR against its working directory.
+func resolveFrom(base, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	return filepath.Clean(p)
+}
+
+// explicitGitDir is the git directory GIT_DIR names (git's
+// setup_explicit_git_dir): a git directory, or a ".git" file naming one.
+func explicitGitDir(start, gitDirEnv, commonEnv string) (location, error) {
+	p := resolveFrom(start, gitDirEnv)
+	loc := location{gitDir: p}
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		target, err := readGitFile(p)
+		if err != nil {
+			return loc, err
+		}
+		loc.gitDir, loc.gitFile = target, p
+	}
+	if err := isGitDirectory(loc.gitDir, commonEnv); err != nil {
+		return loc, fmt.Errorf("%w: '%s' (from GIT_DIR): %v; point GIT_DIR at a repository's git directory, or unset it", ErrNotRepository, gitDirEnv, err)
+	}
+	return loc, nil
+}
+
+// discover searches upward from start for a directory holding a ".git" that
+// is a git directory, or a ".git" file (git's
+// setup_git_directory_gently_1). A ".git" directory that is not a git
+// directory is passed over, as git passes over it; a ".git" file that does
+// not name one is an error, as in git. abs is start as given, for messages.
+func discover(start, abs string, getenv func(string) (string, bool), commonEnv string) (location, error) {
+	ceilings := ceilingDirs(getenv)
+	acrossFS := false
+	if v, ok := getenv("GIT_DISCOVERY_ACROSS_FILESYSTEM"); ok {
+		acrossFS, _ = parseBool(v)
+	}
+	startDev, haveDev := deviceOf(start)
+	for d := start; ; d = filepath.Dir(d) {
+		if d != start && ceilings[d] {
+			return location{}, fmt.Errorf("%w: %s (stopped at the ceiling %s from GIT_CEILING_DIRECTORIES; run git init there, or pass --root inside a repository)", ErrNotRepository, abs, d)
+		}
+		if !acrossFS && haveDev {
+			if dev, ok := deviceOf(d); ok && dev != startDev {
+				return location{}, fmt.Errorf("%w: %s (stopped at the file system boundary at %s, as git does unless GIT_DISCOVERY_ACROSS_FILESYSTEM is set; run git init there, or pass --root inside a repository)", ErrNotRepository, abs, d)
+			}
+		}
+		loc, found, err := dotGit(d, commonEnv)
+		if err != nil {
+			return location{}, err
+		}
 		if found {
-			return openAt(d, gitDir)
+			return loc, nil
 		}
 		if filepath.Dir(d) == d {
-			return nil, fmt.Errorf("%w: %s (run git init there, or pass --root inside a repository)", ErrNotRepository, abs)
+			return location{}, fmt.Errorf("%w: %s (run git init there, or pass --root inside a repository)", ErrNotRepository, abs)
 		}
 	}
 }
 
+// ceilingDirs is the set of GIT_CEILING_DIRECTORIES entries: absolute
+// paths, symlinks resolved where they resolve; relative entries are
+// ignored, as git ignores them.
+func ceilingDirs(getenv func(string) (string, bool)) map[string]bool {
+	v, _ := getenv("GIT_CEILING_DIRECTORIES")
+	set := map[string]bool{}
+	for _, c := range filepath.SplitList(v) {
+		if filepath.IsAbs(c) {
+			set[normalizePath(c)] = true
+		}
+	}
+	return set
+}
+
+// deviceOf is the device number of the file system holding path.
+func deviceOf(path string) (uint64, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(st.Dev), true
+}
+
 // dotGit reports the git directory named by top/.git, which is either the
-// directory itself or a file holding "gitdir: PATH".
-func dotGit(top string) (string, bool, error) {
+// directory itself or a file holding "gitdir: PATH". found is false when
+// there is no ".git", or it is a directory but not a git directory.
+func dotGit(top, commonEnv string) (loc location, found bool, err error) {
 	p := filepath.Join(top, ".git")
 	fi, err := os.Stat(p)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return "", false, nil
+		return location{}, false, nil
 	case err != nil:
-		return "", false, fmt.Errorf("inspect %s: %w", p, err)
+		return location{}, false, fmt.Errorf("inspect %s: %w", p, err)
 	case fi.IsDir():
-		return p, true, nil
+		if isGitDirectory(p, commonEnv) != nil {
+			return location{}, false, nil
+		}
+		return location{gitDir: p, top: top}, true, nil
 	}
+	target, err := readGitFile(p)
+	if err != nil {
+		return location{}, false, err
+	}
+	if err := isGitDirectory(target, commonEnv); err != nil {
+		return location{}, false, fmt.Errorf("%w: %s names %s, which is not a git directory: %v; fix or remove the .git file", ErrNotRepository, p, target, err)
+	}
+	return location{gitDir: target, gitFile: p, top: top}, true, nil
+}
+
+// readGitFile reads a ".git" file, "gitdir: PATH", and returns PATH made
+// absolute against the file's directory.
+func readGitFile(p string) (string, error) {
 	b, err := os.ReadFile(p)
 	if err != nil {
-		return "", false, fmt.Errorf("read %s: %w", p, err)
+		return "", fmt.Errorf("read %s: %w", p, err)
 	}
 	line := strings.TrimSpace(string(b))
 	target, ok := strings.CutPrefix(line, "gitdir:")
 	if !ok {
-		return "", false, fmt.Errorf("%s is not a gitdir file (it should read \"gitdir: PATH\")", p)
+		return "", fmt.Errorf("%w: %s is not a gitdir file (it should read \"gitdir: PATH\")", ErrNotRepository, p)
 	}
-	target = strings.TrimSpace(target)
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(top, target)
-	}
-	return filepath.Clean(target), true, nil
+	return resolveFrom(filepath.Dir(p), strings.TrimSpace(target)), nil
 }
 
-func openAt(top, gitDir string) (*Repo, error) {
-	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
-		return nil, fmt.Errorf("%w: %s has no HEAD: %v", ErrNotRepository, gitDir, err)
-	}
-	common := gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
+// isGitDirectory is git's is_git_directory: HEAD is a symbolic ref into
+// refs/ or an object name, and the common dir (commonEnv when set) has
+// objects and refs directories. It says what is missing.
+func isGitDirectory(dir, commonEnv string) error {
+	head := filepath.Join(dir, "HEAD")
+	if target, err := os.Readlink(head); err == nil {
+		if !strings.HasPrefix(target, "refs/") {
+			return fmt.Errorf("its HEAD is a symlink outside refs/")
 		}
-		common = filepath.Clean(c)
+	} else {
+		b, err := os.ReadFile(head)
+		if err != nil {
+			return fmt.Errorf("it has no readable HEAD: %w", err)
+		}
+		s := strings.TrimRight(string(b), "\r\n")
+		if ref, ok := strings.CutPrefix(s, "ref:"); ok {
+			if !strings.HasPrefix(strings.TrimLeft(ref, " \t"), "refs/") {
+				return fmt.Errorf("its HEAD does not point into refs/")
+			}
+		} else if !isHexID(s) {
+			return fmt.Errorf("its HEAD is neither a ref nor an object name")
+		}
 	}
+	common := commonEnv
+	if common == "" {
+		var err error
+		if common, _, err = commonDirOf(dir); err != nil {
+			return err
+		}
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(common, sub)); err != nil || !fi.IsDir() {
+			return fmt.Errorf("%s has no %s directory", common, sub)
+		}
+	}
+	return nil
+}
+
+// isHexID reports whether s is a full SHA-1 or SHA-256 object name.
+func isHexID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// commonDirOf is the common dir of gitDir: what its "commondir" file names
+// (relative to gitDir), or gitDir itself. linked is true when a commondir
+// file exists, i.e. gitDir is a linked worktree's.
+func commonDirOf(gitDir string) (common string, linked bool, err error) {
+	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if errors.Is(err, os.ErrNotExist) {
+		return gitDir, false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read %s: %w", filepath.Join(gitDir, "commondir"), err)
+	}
+	return resolveFrom(gitDir, strings.TrimRight(string(b), "\r\n")), true, nil
+}
+
+// worktreeTop decides the worktree's top directory (git's
+// setup_explicit_git_dir and setup_discovered_git_dir, in their order):
+// GIT_WORK_TREE, then a bare repository is refused, then core.worktree,
+// then start when GIT_DIR was given, else the directory holding ".git".
+// The top must exist; it is returned symlink-free.
+func worktreeTop(start string, loc location, f repoFormat, getenv func(string) (string, bool)) (string, error) {
+	var top, from string
+	if wt, ok := getenv("GIT_WORK_TREE"); ok {
+		top, from = resolveFrom(start, wt), "GIT_WORK_TREE"
+	} else if f.bareSet && f.bare {
+		msg := "it is a bare repository (core.bare = true), and git-edit edits files in a worktree"
+		if f.worktree != "" {
+			msg = "core.bare = true and core.worktree are both set, which git refuses too (\"core.bare and core.worktree do not make sense\")"
+		}
+		return "", fmt.Errorf("%w: %s: %s; use a worktree of it (git worktree add), or set GIT_WORK_TREE", ErrNotRepository, loc.gitDir, msg)
+	} else if f.worktree != "" {
+		top, from = resolveFrom(loc.gitDir, f.worktree), "core.worktree"
+	} else if loc.top == "" {
+		top, from = start, "GIT_DIR without GIT_WORK_TREE: the working directory"
+	} else {
+		return loc.top, nil
+	}
+	real, err := filepath.EvalSymlinks(top)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = os.Stat(real); err == nil && !fi.IsDir() {
+			err = errors.New("not a directory")
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w: the worktree %s (from %s) is unusable: %v; point it at the worktree's top directory", ErrNotRepository, top, from, err)
+	}
+	return real, nil
+}
+
+// openAt opens the repository whose worktree top, git dir and common dir
+// are known and checked.
+func openAt(top, gitDir, common string, format repoFormat) (*Repo, error) {
 	st := filesystem.NewStorageWithOptions(osfs.New(common), cache.NewObjectLRUDefault(), filesystem.Options{
 		// Objects/info/alternates paths are absolute or relative to the
 		// objects directory; a root filesystem resolves both.
@@ -181,7 +455,7 @@ func openAt(top, gitDir string) (*Repo, error) {
 	if os.Getenv("GIT_EDIT_PACKIDX") == "off" { // go-git's reader, for comparison only
 		read = goGitReader{st}
 	}
-	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, objects: objectStore{st, read, &pendingObjects{}}}, nil
+	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, worktreeConfig: format.worktreeConfig, objects: objectStore{st, read, &pendingObjects{}}}, nil
 }
 
 // stateDir is where git-edit keeps its own files (the edit lock, later
