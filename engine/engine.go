@@ -70,7 +70,8 @@ func Tools() []string {
 // Options say where and as which session calls run.
 type Options struct {
 	// Root is the directory relative paths resolve against; the repository
-	// is found from there upward. Edits stay inside it.
+	// is found from there upward (or from GIT_DIR, as git finds it, with Root
+	// as git's working directory). Edits stay inside it.
 	Root string
 	// Session names the session ref, refs/edits/<Session>.
 	Session string

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-edit/git-edit/engine"
@@ -100,6 +101,12 @@ func TestAttackEditRefusedInAnotherUsersRepository(t *testing.T) {
 	}
 	if got := gittest.ReadFile(t, dir, "f.txt"); got != "root's\n" {
 		t.Fatalf("f.txt = %q", got)
+	}
+	// The rewritten file keeps its owner, so the person can still write it.
+	if fi, err := os.Stat(filepath.Join(dir, "f.txt")); err != nil {
+		t.Fatal(err)
+	} else if st := fi.Sys().(*syscall.Stat_t); st.Uid != 65534 || st.Gid != 65534 {
+		t.Fatalf("f.txt is owned by %d:%d after the edit, want 65534:65534", st.Uid, st.Gid)
 	}
 	if log := gitEnv(t, dir, "log", "--format=%s", "refs/edits/s"); log == "" {
 		t.Fatal("no edit recorded on refs/edits/s")

@@ -96,7 +96,7 @@ func usageError(c *cli.Context, err error, _ bool) error {
 // rootFlag and sessionFlag are shared by every command that works on a
 // session.
 func rootFlag() cli.Flag {
-	return &cli.StringFlag{Name: "root", Value: ".", Usage: "directory relative paths resolve against; the repository is found from there upward, and edits stay inside it"}
+	return &cli.StringFlag{Name: "root", Value: ".", Usage: "directory relative paths resolve against; the repository is found from there upward (or from GIT_DIR, as git does), and edits stay inside it"}
 }
 
 func sessionFlag() cli.Flag {
