@@ -246,6 +246,10 @@ func TestCrashAtEveryPoint(t *testing.T) {
 			if ops != wantOps {
 				t.Fatalf("after a crash at %s, history since has ops %q, want %q", point, ops, wantOps)
 			}
+			// The dead process's kept pack is released: gc may fold it in.
+			if keeps, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.keep")); len(keeps) != 0 {
+				t.Fatalf("after a crash at %s, keep files outlive the process: %v", point, keeps)
+			}
 			gittest.Fsck(t, dir)
 		})
 	}
