@@ -195,13 +195,13 @@ func (e *Engine) replaced(op string, paths []repo.Path, err error) error {
 		if lerr != nil || fi.Mode().IsRegular() {
 			continue
 		}
-		now, instead := "", "replace it with a regular file"
+		now, instead := "", "replace it with a regular file, or remove it"
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			dest, _ := os.Readlink(p.Abs)
 			now = fmt.Sprintf("a symlink (to %s)", dest)
-			instead = "replace the symlink with a regular file"
-			if target, ok := symlinkTarget(e.Repo.Top, p, dest); ok {
+			instead = "replace the symlink with a regular file, or remove it"
+			if target, ok := symlinkTarget(e.Repo.Top, p, dest); ok && op != "rollback" {
 				instead += fmt.Sprintf(", or %s %s by name", op, target)
 			}
 		case fi.IsDir():
