@@ -181,18 +181,29 @@ func PlanRollback(tx *repo.Tx, s *repo.Session, rb Rollback, force bool, tool st
 		outside[p] = true
 	}
 	var changes []repo.Change
-	var discards []Discard
-	var discardedPaths []string
+	var changing []repo.FileState
 	for _, f := range rb.Targets {
 		changes = append(changes, repo.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
-		if sameState(tx.Files[f.Path], f) {
-			continue // the rollback leaves it as it is
+		if !sameState(tx.Files[f.Path], f) {
+			changing = append(changing, f) // the others stay as they are
 		}
+	}
+	var paths []string
+	for _, f := range changing {
+		paths = append(paths, f.Path)
+	}
+	last, err := s.LastTouches(rb.Tip, paths)
+	if err != nil {
+		return repo.Plan{}, nil, err
+	}
+	var discards []Discard
+	var discardedPaths []string
+	for _, f := range changing {
 		n := len(discards)
 		if outside[f.Path] {
 			discards = append(discards, Discard{Path: f.Path, Kind: DiscardDisk})
 		}
-		syncs, err := rb.syncsReversed(s, f.Path)
+		syncs, err := rb.syncsReversed(s, f.Path, last[f.Path])
 		if err != nil {
 			return repo.Plan{}, nil, err
 		}
@@ -222,25 +233,22 @@ func PlanRollback(tx *repo.Tx, s *repo.Session, rb Rollback, force bool, tool st
 		dest, subject = rb.To.String(), "rollback to "+rb.To.String()[:12]
 	}
 	if len(discardedPaths) > 0 {
-		subject += ", discarding the person's changes to " + strings.Join(discardedPaths, ", ")
+		subject += ", discarding the person's changes to " + listPaths(discardedPaths)
 	}
 	return repo.Plan{Changes: changes, Subject: subject, Meta: repo.Meta{Op: repo.OpRollback, Tool: tool, RollbackTo: dest}}, discards, nil
 }
 
 // syncsReversed lists the sync commits of path in the range the rollback
-// reverses, newest first, following path's Edit-Prev chain from the tip. A
+// reverses, newest first, following path's Edit-Prev chain from last (the
+// newest commit that touched it). A
 // sync that first touched the path is not one: its bytes are the state
 // before the session, which the rollback restores. An earlier rollback on
 // the chain already reverted everything between itself and the commit it
 // returned to, so the walk continues from there (and ends at a rollback to
 // the start).
-func (rb Rollback) syncsReversed(s *repo.Session, path string) ([]Discard, error) {
-	last, err := s.LastTouches(rb.Tip, []string{path})
-	if err != nil {
-		return nil, err
-	}
+func (rb Rollback) syncsReversed(s *repo.Session, path string, last plumbing.Hash) ([]Discard, error) {
 	var out []Discard
-	for c := last[path]; !c.IsZero() && rb.after[c]; {
+	for c := last; !c.IsZero() && rb.after[c]; {
 		commit, err := s.Repo.ReadCommit(c)
 		if err != nil {
 			return nil, err
@@ -279,6 +287,14 @@ func sameState(a, b repo.FileState) bool {
 		return a.Exists == b.Exists
 	}
 	return a.Mode == b.Mode && bytes.Equal(a.Content, b.Content)
+}
+
+// listPaths names paths for a subject line, shortening long lists.
+func listPaths(paths []string) string {
+	if len(paths) <= 3 {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:3], ", "), len(paths)-3)
 }
 
 func short(h plumbing.Hash) string { return h.String()[:7] }
