@@ -2,7 +2,12 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/undo"
@@ -17,6 +22,9 @@ type Reverted struct {
 	Target undo.Target
 	// Paths are the paths the operation was about.
 	Paths []string
+	// Discarded lists the person's work a forced rollback removed from the
+	// worktree (it stays in history); empty otherwise.
+	Discarded []undo.Discard
 }
 
 // Undo reverts the last edit still in effect: of path, or (path "") the
@@ -36,13 +44,13 @@ func (e *Engine) Redo(ctx context.Context, path string, force bool) (Reverted, e
 }
 
 func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Reverted, error) {
-	op, tool := repo.OpUndo, "git-edit undo"
+	op, tool, verb := repo.OpUndo, "git-edit undo", "undo"
 	if redo {
-		op, tool = repo.OpRedo, "git-edit redo"
+		op, tool, verb = repo.OpRedo, "git-edit redo", "redo"
 	}
 	var res Reverted
 	if path != "" {
-		e, p, err := e.locate(path)
+		e, p, err := e.locateRecorded(path)
 		if err != nil {
 			return res, err
 		}
@@ -57,7 +65,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 			}
 			return pl, err
 		})
-		return res, err
+		return res, e.replaced(verb, []repo.Path{p}, err)
 	}
 	tip, err := e.Repo.ReadRef(e.Session.Ref())
 	if err != nil {
@@ -66,19 +74,42 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 	if res.Target, res.Paths, err = undo.Latest(e.Session, tip, redo, e.UndoDepth); err != nil {
 		return res, err
 	}
-	paths, err := e.historyPaths(res.Paths)
+	paths, err := e.historyPaths(res.Paths, verb)
 	if err != nil {
 		return res, err
 	}
 	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *repo.Tx) (repo.Plan, error) {
 		return undo.PlanCommit(tx, e.Session, tip, res.Target, res.Paths, op, tool)
 	})
-	return res, err
+	return res, e.replaced(verb, paths, err)
+}
+
+// locateRecorded is locate for a path that names a recorded file (undo
+// PATH, redo PATH): confined the same way, owned by the same repository,
+// but a symlink at its final component is not followed (see
+// repo.ResolveRecorded), so the history operation never acts on the file a
+// link points to.
+func (e *Engine) locateRecorded(arg string) (*Engine, repo.Path, error) {
+	p, err := e.Repo.ResolveRecorded(e.Root, arg)
+	var nested *repo.NestedRepoError
+	if !errors.As(err, &nested) {
+		return e, p, err
+	}
+	sub, err := e.nestedEngine(nested.Top)
+	if err != nil {
+		return nil, repo.Path{}, err
+	}
+	return sub.locateRecorded(arg)
 }
 
 // Rollback returns every path the session touched to its state before the
 // session, or (to given) right after that edit: files the session created
-// are removed, files it deleted come back. Refusals as for Undo.
+// are removed, files it deleted come back. Without force it refuses, with
+// *undo.PersonsWorkError, when that would remove the person's work (see
+// undo.PlanRollback), and as Undo does for paths changed on disk; with
+// force it proceeds, and Reverted.Discarded lists what it discarded (which
+// stays in history). A recorded path that is no longer a regular file is
+// refused naming what it now is (ErrReplaced); a symlink is never followed.
 func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted, error) {
 	var res Reverted
 	tip, err := e.Repo.ReadRef(e.Session.Ref())
@@ -96,36 +127,123 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 		}
 		toHash, res.Target = c.Hash, undo.Target{Commit: c.Hash, Meta: c.Meta}
 	}
-	targets, err := undo.RollbackTargets(e.Session, tip, toHash)
+	rb, err := undo.PrepareRollback(e.Session, tip, toHash)
 	if err != nil {
 		return res, err
 	}
-	for _, f := range targets {
+	for _, f := range rb.Targets {
 		res.Paths = append(res.Paths, f.Path)
 	}
-	paths, err := e.historyPaths(res.Paths)
+	paths, err := e.historyPaths(res.Paths, "rollback")
 	if err != nil {
 		return res, err
 	}
 	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *repo.Tx) (repo.Plan, error) {
-		return undo.PlanRollback(tx, e.Session, tip, toHash, targets, "git-edit rollback")
+		pl, discards, err := undo.PlanRollback(tx, e.Session, rb, force, "git-edit rollback")
+		res.Discarded = discards
+		return pl, err
 	})
-	return res, err
+	if err != nil {
+		res.Discarded = nil
+		return res, e.replaced("rollback", paths, err)
+	}
+	for i, d := range res.Discarded {
+		if d.Kind == undo.DiscardDisk {
+			res.Discarded[i].Commit = res.Sync
+		}
+	}
+	return res, nil
 }
 
 // historyPaths resolves paths recorded in history (relative to the
-// worktree top) with the same confinement as arguments: if a directory on
-// the way became a symlink out of the repository, it is refused.
-func (e *Engine) historyPaths(rels []string) ([]repo.Path, error) {
+// worktree top) with the same confinement as arguments, without following
+// a symlink at the final component (repo.ResolveRecorded). A path that
+// leads somewhere else because a directory on its way became a symlink is
+// refused (ErrReplaced): the operation would act on another file.
+func (e *Engine) historyPaths(rels []string, op string) ([]repo.Path, error) {
 	paths := make([]repo.Path, len(rels))
 	for i, rel := range rels {
-		p, err := e.Repo.Resolve(e.Repo.Top, rel)
+		p, err := e.Repo.ResolveRecorded(e.Repo.Top, rel)
 		if err != nil {
 			return nil, err
+		}
+		if p.Rel != rel {
+			return nil, fmt.Errorf("%w: a directory on the way to %s is now a symlink, so the path leads to %s; %s acts on the file recorded as %s and will not follow it; nothing was changed. Put the directory back, or undo %s by name",
+				ErrReplaced, rel, p.Rel, op, rel, p.Rel)
 		}
 		paths[i] = p
 	}
 	return paths, nil
+}
+
+// ErrReplaced: a path the session recorded as a file is something else now
+// (a symlink, a directory, a FIFO...), or leads elsewhere; history
+// operations act on the recorded path only, so they refuse it. The error
+// also wraps the refusal from below (repo.ErrNotRegular or
+// repo.ErrIsDirectory) when there was one.
+var ErrReplaced = errors.New("the recorded path is no longer a regular file")
+
+// replaced turns a refusal of a path that is not a regular file (err from
+// Apply) into one that names the path, says what it now is, and what to do.
+// Any other error is returned as it is.
+func (e *Engine) replaced(op string, paths []repo.Path, err error) error {
+	if !errors.Is(err, repo.ErrNotRegular) && !errors.Is(err, repo.ErrIsDirectory) {
+		return err
+	}
+	for _, p := range paths {
+		fi, lerr := os.Lstat(p.Abs)
+		if lerr != nil || fi.Mode().IsRegular() {
+			continue
+		}
+		now, instead := "", "replace it with a regular file, or remove it"
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			dest, _ := os.Readlink(p.Abs)
+			now = fmt.Sprintf("a symlink (to %s)", dest)
+			instead = "replace the symlink with a regular file, or remove it"
+			if target, ok := symlinkTarget(e.Repo.Top, p, dest); ok && op != "rollback" {
+				instead += fmt.Sprintf(", or %s %s by name", op, target)
+			}
+		case fi.IsDir():
+			now = "a directory"
+		default:
+			now = "a " + kindOf(fi.Mode())
+		}
+		return fmt.Errorf("%w: %s is now %s; %s acts on the file recorded as %s and will not follow or open it; nothing was changed. To go on, %s (%w)",
+			ErrReplaced, p.Rel, now, op, p.Rel, instead, err)
+	}
+	return err
+}
+
+// symlinkTarget is, for a symlink at p pointing to dest, the path of its
+// target relative to the worktree top when it stays inside it (for the
+// hint "undo TARGET by name"). It is only a hint: the path is not resolved
+// further.
+func symlinkTarget(top string, p repo.Path, dest string) (string, bool) {
+	if dest == "" {
+		return "", false
+	}
+	abs := dest
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(filepath.Dir(p.Abs), dest)
+	}
+	rel, err := filepath.Rel(top, filepath.Clean(abs))
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
 }
 
 func outsidePolicy(force bool) repo.OutsidePolicy {
@@ -133,4 +251,29 @@ func outsidePolicy(force bool) repo.OutsidePolicy {
 		return repo.RecordOutside
 	}
 	return repo.RefuseOutside
+}
+
+// nestedEngine is the engine of the nested repository (submodule) at top,
+// opened once and cached as locate does.
+func (e *Engine) nestedEngine(top string) (*Engine, error) {
+	e.nestedMu.Lock()
+	sub, ok := e.nested[top]
+	e.nestedMu.Unlock()
+	if ok {
+		return sub, nil
+	}
+	r, err := repo.Open(top)
+	if err != nil {
+		return nil, err
+	}
+	if sub, err = openIn(r, e.Root, e.opts); err != nil {
+		return nil, err
+	}
+	e.nestedMu.Lock()
+	defer e.nestedMu.Unlock()
+	if cached, ok := e.nested[top]; ok {
+		return cached, nil
+	}
+	e.nested[top] = sub
+	return sub, nil
 }

@@ -36,7 +36,9 @@ type LogEntry struct {
 func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
 	var rels []string
 	for _, p := range paths {
-		path, err := e.Repo.Resolve(e.Root, p)
+		// The path names recorded history: a symlink there now is not
+		// followed to another file's history.
+		path, err := e.Repo.ResolveRecorded(e.Root, p)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +140,7 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 func (e *Engine) NetDiff(paths []string) (string, error) {
 	only := map[string]bool{}
 	for _, a := range paths {
-		p, err := e.Repo.Resolve(e.Root, a)
+		p, err := e.Repo.ResolveRecorded(e.Root, a) // as in Log
 		if err != nil {
 			return "", err
 		}

@@ -120,6 +120,9 @@ type propCommit struct {
 	paths  []string
 	before map[string]string // each path's recorded state in the parent
 	undoes string
+	// rollbackTo is, for a rollback, the index of the commit it returned
+	// to (-1: the start of the session).
+	rollbackTo int
 }
 
 const propDepth = 2
@@ -859,6 +862,9 @@ var (
 	errPropNothing = errors.New("nothing to undo or redo")
 	errPropDepth   = errors.New("undo depth reached")
 	errPropOutside = errors.New("undo stops at a change made outside git-edit")
+	// errPropPersonsWork: a rollback without force would discard a change
+	// the person made outside git-edit during the session.
+	errPropPersonsWork = errors.New("rollback would discard your work")
 )
 
 // chain lists the commits that touched p, oldest first.
@@ -1119,6 +1125,9 @@ func (s *propSession) rollbackStep() {
 		} else {
 			want[p] = s.firstState[p]
 		}
+		if !force && perr == nil && want[p] != state(s.disk, p) && s.rollbackReversesSync(p, toIdx) {
+			perr = errPropPersonsWork
+		}
 	}
 
 	e, err := engine.Open(s.opts)
@@ -1149,5 +1158,32 @@ func (s *propSession) rollbackStep() {
 			s.fatalf("%s: %s is %s, the model expects %s", what, p, shorten(got), shorten(want[p]))
 		}
 	}
-	s.recordSuccess(what, touched, before, after, tip, tipAfter, "rollback", nil)
+	if s.recordSuccess(what, touched, before, after, tip, tipAfter, "rollback", nil) {
+		s.commits[len(s.commits)-1].rollbackTo = toIdx
+	}
+}
+
+// rollbackReversesSync is the model of what a rollback of p to toIdx (-1:
+// the start) discards of the person's work: a sync commit of p after
+// toIdx, other than the one that first touched p (the state before the
+// session, which the rollback restores), and not already reverted by a
+// later rollback (the walk goes on from the commit that one returned to).
+func (s *propSession) rollbackReversesSync(p string, toIdx int) bool {
+	for i := len(s.commits) - 1; i > toIdx; {
+		c := s.commits[i]
+		switch {
+		case !slices.Contains(c.paths, p):
+			i--
+		case c.op == "sync":
+			return s.firstTouch[p] != i
+		case c.op == "rollback":
+			if c.rollbackTo < 0 || s.firstTouch[p] > c.rollbackTo {
+				return false
+			}
+			i = c.rollbackTo
+		default:
+			i--
+		}
+	}
+	return false
 }

@@ -53,7 +53,12 @@ func runTextEditor(ctx context.Context, e *Engine, raw []byte) Result {
 	if err != nil {
 		return statusError(err)
 	}
-	e, p, err := e.locate(args.Path)
+	locate := e.locate
+	if args.Command == texteditor.CmdUndoEdit {
+		// undo_edit names a recorded file: never follow a symlink to another.
+		locate = e.locateRecorded
+	}
+	e, p, err := locate(args.Path)
 	if err != nil {
 		return statusError(err)
 	}
@@ -180,7 +185,7 @@ func (e *Engine) undoEdit(ctx context.Context, p repo.Path, args texteditor.Args
 		return pl, err
 	})
 	if err != nil {
-		return textEditorResult{}, err
+		return textEditorResult{}, e.replaced("undo_edit", []repo.Path{p}, err)
 	}
 	what := fmt.Sprintf("%s (%s)", target.Meta.Tool, target.Commit.String()[:12])
 	if out.Commit.IsZero() {
@@ -228,6 +233,8 @@ var (
 func explain(tool, arg string, err error) error {
 	var outside *repo.OutsideChangeError
 	switch {
+	case errors.Is(err, ErrReplaced):
+		return err // already names the path, what it now is, and what to do
 	case errors.As(err, &outside):
 		diff := diffview.Unified(outside.Recorded.Path, outside.Disk.Path, outside.Recorded.Content, outside.Disk.Content, snippetContext)
 		if !outside.Recorded.Exists {

@@ -241,56 +241,6 @@ func revert(s *repo.Session, t Target, paths []string, op, tool string) (repo.Pl
 	}, nil
 }
 
-// RollbackTargets computes, from tip, the state every path the session
-// touched returns to: its state right after commit to (to zero: before the
-// session, see BeforeSession). Paths first touched after to go back to
-// their state before the session.
-func RollbackTargets(s *repo.Session, tip, to plumbing.Hash) ([]repo.FileState, error) {
-	paths, first, err := Touched(s, tip)
-	if err != nil {
-		return nil, err
-	}
-	var reached map[string]plumbing.Hash
-	if !to.IsZero() {
-		if reached, err = s.LastTouches(to, paths); err != nil {
-			return nil, err
-		}
-	}
-	targets := make([]repo.FileState, 0, len(paths))
-	for _, p := range paths {
-		var f repo.FileState
-		if _, ok := reached[p]; ok {
-			f, err = s.Repo.FileAt(to, p)
-		} else {
-			f, err = BeforeSession(s, first[p], p)
-		}
-		if err != nil {
-			return nil, err
-		}
-		targets = append(targets, f)
-	}
-	return targets, nil
-}
-
-// PlanRollback is the plan, under the lock, that puts every path back to
-// its target (see RollbackTargets, computed from tip), recorded as a
-// rollback commit naming to (or "start"). It refuses with ErrMoved when the
-// session moved since tip.
-func PlanRollback(tx *repo.Tx, s *repo.Session, tip, to plumbing.Hash, targets []repo.FileState, tool string) (repo.Plan, error) {
-	if tx.Tip != tip {
-		return repo.Plan{}, moved(s)
-	}
-	var changes []repo.Change
-	for _, f := range targets {
-		changes = append(changes, repo.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
-	}
-	dest, subject := "start", "rollback to the start of session "+s.Name
-	if !to.IsZero() {
-		dest, subject = to.String(), "rollback to "+to.String()[:12]
-	}
-	return repo.Plan{Changes: changes, Subject: subject, Meta: repo.Meta{Op: repo.OpRollback, Tool: tool, RollbackTo: dest}}, nil
-}
-
 func moved(s *repo.Session) error {
 	return fmt.Errorf("%w: another process recorded an edit in session %q meanwhile; run the command again", ErrMoved, s.Name)
 }

@@ -28,10 +28,14 @@ var (
 	cliAge = regexp.MustCompile(`\b\d+ (second|minute)s? ago\b`)
 )
 
-var cliDate = regexp.MustCompile(`(?m)^Date:   .*$`)
+var (
+	cliDate = regexp.MustCompile(`(?m)^Date:   .*$`)
+	cliTime = regexp.MustCompile(`\b\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}\b`)
+)
 
 func normalizeCLI(s string) string {
 	s = cliDate.ReplaceAllString(s, "Date:   DATE")
+	s = cliTime.ReplaceAllString(s, "<time>")
 	return cliAge.ReplaceAllString(cliID.ReplaceAllString(s, "<id>"), "<age>")
 }
 
@@ -139,13 +143,20 @@ func TestHistoryScript(t *testing.T) {
 	// Rollback to the middle: right after the edit_lines edit (the 2nd commit).
 	second := strings.Fields(gittest.Git(t, dir, "rev-list", "--reverse", "HEAD..refs/edits/s"))[1]
 	play(t, dir, []cliStep{
-		{args: []string{"rollback", "--session", "s", "--to", second[:8]}, out: "Rolled back to <id>, recorded as <id>:\n  changed    a.txt (+1 -2)\n  changed    b.go (+1 -0)\n  removed    c.txt\n",
+		// The person's line in a.txt (the sync commit) lies after the
+		// target: a plain rollback refuses, naming it.
+		{args: []string{"rollback", "--session", "s", "--to", second[:8]}, code: 1, out: "",
+			err:   "rollback would discard your work, and without --force it never does; nothing was changed:\n  a.txt: holds changes you made outside git-edit, recorded in sync commit ",
+			files: map[string]string{"a.txt": "a1\nA2\nA3\nperson\n", "c.txt": "new\n"}},
+		{args: []string{"rollback", "--session", "s", "--to", second[:8], "--force"}, out: "Rolled back to <id>, recorded as <id>:\n  changed    a.txt (+1 -2)\n  changed    b.go (+1 -0)\n  removed    c.txt\n" +
+			"Discarded from the worktree (--force), still in history:\n  a.txt: changes you made outside git-edit, recorded in sync commit <id> at <time>\n",
 			files: map[string]string{"a.txt": "a1\nA2\na3\n", "b.go": "package b\n\nfunc B() {}\nfunc C() {}\n", "c.txt": gittest.Missing}},
 		// The person changes a file: rollback refuses, naming it and showing the change.
 		{person: map[string]string{"b.go": "package b\n// person\n"}, args: []string{"rollback", "--session", "s"}, code: 1, out: "",
 			err:   "b.go was changed outside git-edit since the session last recorded it, and rollback would overwrite that; nothing was changed. Run it again with --force",
 			files: map[string]string{"b.go": "package b\n// person\n", "a.txt": "a1\nA2\na3\n"}},
-		{args: []string{"rollback", "--session", "s", "--force"}, out: "Rolled back to the start of the session; the changes on disk were recorded first as <id>, recorded as <id>:\n  changed    a.txt (+1 -1)\n  changed    b.go (+2 -1)\n  unchanged  c.txt\n",
+		{args: []string{"rollback", "--session", "s", "--force"}, out: "Rolled back to the start of the session; the changes on disk were recorded first as <id>, recorded as <id>:\n  changed    a.txt (+1 -1)\n  changed    b.go (+2 -1)\n  unchanged  c.txt\n" +
+			"Discarded from the worktree (--force), still in history:\n  b.go: its bytes on disk, changed outside git-edit (recorded first as sync commit <id>)\n",
 			files: map[string]string{"a.txt": "a1\na2\na3\n", "b.go": "package b\n\nfunc B() {}\n", "c.txt": gittest.Missing}},
 	})
 	if got := gittest.Status(t, dir); got != start {

@@ -57,7 +57,8 @@ func rollbackCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "rollback",
 		Usage: "return every path the session touched to its state before the session (or right after EDIT)",
-		Flags: []cli.Flag{rootFlag(), sessionFlag(), forceFlag(),
+		Flags: []cli.Flag{rootFlag(), sessionFlag(),
+			&cli.BoolFlag{Name: "force", Usage: "discard the person's work too: files changed on disk (recorded first as a sync commit), changes made outside git-edit during the session, and changes committed to HEAD since the session started; all stay in history"},
 			&cli.StringFlag{Name: "to", Usage: "roll back to the state right after `EDIT` (a commit id from git edit log)"}},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -111,6 +112,12 @@ func reportRevert(w io.Writer, what string, res engine.Reverted) error {
 		default:
 			a, r := diffview.Stat(before.Content, after.Content)
 			fmt.Fprintf(w, "  changed    %s (+%d -%d)\n", p, a, r)
+		}
+	}
+	if len(res.Discarded) > 0 {
+		fmt.Fprintln(w, "Discarded from the worktree (--force), still in history:")
+		for _, d := range res.Discarded {
+			fmt.Fprintf(w, "  %s\n", d.Fact())
 		}
 	}
 	return nil

@@ -1,0 +1,300 @@
+package undo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// ErrPersonsWork is what a rollback without force refuses with (inside a
+// *PersonsWorkError) when it would remove bytes that came from the person,
+// not from the session's agent.
+var ErrPersonsWork = errors.New("rollback would discard your work")
+
+// DiscardKind says why bytes a rollback would remove are the person's.
+type DiscardKind string
+
+const (
+	// DiscardSync: a sync commit in the range the rollback reverses
+	// recorded the person's change to the path.
+	DiscardSync DiscardKind = "sync"
+	// DiscardHead: HEAD's version of the path differs from the session's
+	// base (the person committed or rebased since the session started), and
+	// the rollback would write something else: it would revert that
+	// committed change in the worktree.
+	DiscardHead DiscardKind = "head"
+	// DiscardDisk: the path differs on disk now from the session's record;
+	// a forced rollback records it as a sync commit first, then overwrites
+	// it.
+	DiscardDisk DiscardKind = "disk"
+)
+
+// Discard is one piece of the person's work a rollback removes from the
+// worktree (it stays in history).
+type Discard struct {
+	Path string
+	Kind DiscardKind
+	// Commit is the sync commit (DiscardSync, and DiscardDisk once Apply
+	// recorded it) or HEAD (DiscardHead).
+	Commit plumbing.Hash
+	// Time is the sync commit's time (DiscardSync).
+	Time time.Time
+	// Base is the commit the session started from (DiscardHead).
+	Base plumbing.Hash
+}
+
+// Fact says, in one line, what the discarded work is and where history
+// keeps it (for the report of a forced rollback).
+func (d Discard) Fact() string {
+	switch d.Kind {
+	case DiscardSync:
+		return fmt.Sprintf("%s: changes you made outside git-edit, recorded in sync commit %s at %s",
+			d.Path, short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
+	case DiscardHead:
+		return fmt.Sprintf("%s: HEAD's version, changed since the session started from %s (HEAD is now %s; see `git diff %s %s -- %s`)",
+			d.Path, short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), d.Path)
+	default:
+		s := fmt.Sprintf("%s: its bytes on disk, changed outside git-edit", d.Path)
+		if !d.Commit.IsZero() {
+			s += fmt.Sprintf(" (recorded first as sync commit %s)", short(d.Commit))
+		}
+		return s
+	}
+}
+
+// String says, in one line, what a rollback would discard and why it is
+// the person's (for a refusal).
+func (d Discard) String() string {
+	switch d.Kind {
+	case DiscardSync:
+		return fmt.Sprintf("%s: holds changes you made outside git-edit, recorded in sync commit %s at %s; rollback would remove them",
+			d.Path, short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
+	case DiscardHead:
+		return fmt.Sprintf("%s: HEAD's version changed since the session started from %s (HEAD is now %s; see `git diff %s %s -- %s`); rollback would revert it in the worktree",
+			d.Path, short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), d.Path)
+	default:
+		return fmt.Sprintf("%s: changed on disk outside git-edit; rollback would overwrite it", d.Path)
+	}
+}
+
+// PersonsWorkError refuses a rollback without force that would discard the
+// person's work; it lists every piece and unwraps to ErrPersonsWork.
+type PersonsWorkError struct {
+	Session  string
+	Discards []Discard
+}
+
+func (e *PersonsWorkError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v, and without --force it never does; nothing was changed:\n", ErrPersonsWork)
+	for _, d := range e.Discards {
+		fmt.Fprintf(&b, "  %s\n", d)
+	}
+	fmt.Fprintf(&b, "Run it again with --force to discard them anyway (they stay in history: `git log -p %s`), or undo single edits of the agent (`git edit undo PATH`), which never overwrites your changes.",
+		repo.SessionRef(e.Session))
+	return b.String()
+}
+
+func (e *PersonsWorkError) Unwrap() error { return ErrPersonsWork }
+
+// Rollback is what a rollback returns to, worked out from the tip it read.
+type Rollback struct {
+	// Tip is the session's tip the targets were computed from; To the
+	// commit returned to (zero: the start of the session).
+	Tip, To plumbing.Hash
+	// Base is the commit the session started from: its first commit's
+	// parent (zero on an unborn branch).
+	Base plumbing.Hash
+	// Targets hold, for every path the session touched, the state it
+	// returns to.
+	Targets []repo.FileState
+	// after holds the session's commits after To (all of them for the
+	// start): the range the rollback reverses.
+	after map[plumbing.Hash]bool
+}
+
+// PrepareRollback computes, from tip, the state every path the session
+// touched returns to: its state right after commit to (to zero: before the
+// session, see BeforeSession). Paths first touched after to go back to
+// their state before the session.
+func PrepareRollback(s *repo.Session, tip, to plumbing.Hash) (Rollback, error) {
+	rb := Rollback{Tip: tip, To: to, after: map[plumbing.Hash]bool{}}
+	all, err := Log(s, tip, 0, nil)
+	if err != nil {
+		return rb, err
+	}
+	if len(all) > 0 {
+		rb.Base = all[len(all)-1].Parent
+	}
+	for _, c := range all {
+		if c.Hash == to {
+			break
+		}
+		rb.after[c.Hash] = true
+	}
+	paths, first, err := Touched(s, tip)
+	if err != nil {
+		return rb, err
+	}
+	var reached map[string]plumbing.Hash
+	if !to.IsZero() {
+		if reached, err = s.LastTouches(to, paths); err != nil {
+			return rb, err
+		}
+	}
+	for _, p := range paths {
+		var f repo.FileState
+		if _, ok := reached[p]; ok {
+			f, err = s.Repo.FileAt(to, p)
+		} else {
+			f, err = BeforeSession(s, first[p], p)
+		}
+		if err != nil {
+			return rb, err
+		}
+		rb.Targets = append(rb.Targets, f)
+	}
+	return rb, nil
+}
+
+// PlanRollback is the plan, under the lock, that puts every path back to
+// its target (see PrepareRollback), recorded as a rollback commit naming
+// rb.To (or "start"), and what of the person's work it discards: for each
+// path the rollback changes on disk, the sync commits in the range it
+// reverses (not those a later rollback already reverted), HEAD's version if
+// the person committed a change to the path since the session's base, and
+// the disk bytes of a path changed outside git-edit (tx.Outside; only under
+// force do such paths reach the planner). Without force, any discard
+// refuses with *PersonsWorkError. It refuses with ErrMoved when the session
+// moved since rb.Tip.
+func PlanRollback(tx *repo.Tx, s *repo.Session, rb Rollback, force bool, tool string) (repo.Plan, []Discard, error) {
+	if tx.Tip != rb.Tip {
+		return repo.Plan{}, nil, moved(s)
+	}
+	outside := map[string]bool{}
+	for _, p := range tx.Outside {
+		outside[p] = true
+	}
+	var changes []repo.Change
+	var changing []repo.FileState
+	for _, f := range rb.Targets {
+		changes = append(changes, repo.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
+		if !sameState(tx.Files[f.Path], f) {
+			changing = append(changing, f) // the others stay as they are
+		}
+	}
+	var paths []string
+	for _, f := range changing {
+		paths = append(paths, f.Path)
+	}
+	last, err := s.LastTouches(rb.Tip, paths)
+	if err != nil {
+		return repo.Plan{}, nil, err
+	}
+	var discards []Discard
+	var discardedPaths []string
+	for _, f := range changing {
+		n := len(discards)
+		if outside[f.Path] {
+			discards = append(discards, Discard{Path: f.Path, Kind: DiscardDisk})
+		}
+		syncs, err := rb.syncsReversed(s, f.Path, last[f.Path])
+		if err != nil {
+			return repo.Plan{}, nil, err
+		}
+		discards = append(discards, syncs...)
+		if tx.Base != rb.Base {
+			head, err := s.Repo.FileAt(tx.Base, f.Path)
+			if err != nil {
+				return repo.Plan{}, nil, err
+			}
+			base, err := s.Repo.FileAt(rb.Base, f.Path)
+			if err != nil {
+				return repo.Plan{}, nil, err
+			}
+			if !sameState(head, base) && !sameState(head, f) {
+				discards = append(discards, Discard{Path: f.Path, Kind: DiscardHead, Commit: tx.Base, Base: rb.Base})
+			}
+		}
+		if len(discards) > n {
+			discardedPaths = append(discardedPaths, f.Path)
+		}
+	}
+	if len(discards) > 0 && !force {
+		return repo.Plan{}, nil, &PersonsWorkError{Session: s.Name, Discards: discards}
+	}
+	dest, subject := "start", "rollback to the start of session "+s.Name
+	if !rb.To.IsZero() {
+		dest, subject = rb.To.String(), "rollback to "+rb.To.String()[:12]
+	}
+	if len(discardedPaths) > 0 {
+		subject += ", discarding the person's changes to " + listPaths(discardedPaths)
+	}
+	return repo.Plan{Changes: changes, Subject: subject, Meta: repo.Meta{Op: repo.OpRollback, Tool: tool, RollbackTo: dest}}, discards, nil
+}
+
+// syncsReversed lists the sync commits of path in the range the rollback
+// reverses, newest first, following path's Edit-Prev chain from last (the
+// newest commit that touched it). A
+// sync that first touched the path is not one: its bytes are the state
+// before the session, which the rollback restores. An earlier rollback on
+// the chain already reverted everything between itself and the commit it
+// returned to, so the walk continues from there (and ends at a rollback to
+// the start).
+func (rb Rollback) syncsReversed(s *repo.Session, path string, last plumbing.Hash) ([]Discard, error) {
+	var out []Discard
+	for c := last; !c.IsZero() && rb.after[c]; {
+		commit, err := s.Repo.ReadCommit(c)
+		if err != nil {
+			return nil, err
+		}
+		meta, _ := repo.ParseMeta(commit.Message)
+		next := meta.Prev[path]
+		switch meta.Op {
+		case repo.OpSync:
+			if next.IsZero() {
+				return out, nil
+			}
+			out = append(out, Discard{Path: path, Kind: DiscardSync, Commit: c, Time: commit.Committer.When})
+		case repo.OpRollback:
+			if meta.RollbackTo == "start" {
+				return out, nil
+			}
+			if plumbing.IsHash(meta.RollbackTo) {
+				// What that rollback returned path to: its state after
+				// the commit named, or before the session if it had not
+				// been touched by then.
+				reached, err := s.LastTouches(plumbing.NewHash(meta.RollbackTo), []string{path})
+				if err != nil {
+					return nil, err
+				}
+				next = reached[path]
+			}
+		}
+		c = next
+	}
+	return out, nil
+}
+
+// sameState reports whether two states of a path hold the same file.
+func sameState(a, b repo.FileState) bool {
+	if !a.Exists || !b.Exists {
+		return a.Exists == b.Exists
+	}
+	return a.Mode == b.Mode && bytes.Equal(a.Content, b.Content)
+}
+
+// listPaths names paths for a subject line, shortening long lists.
+func listPaths(paths []string) string {
+	if len(paths) <= 3 {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:3], ", "), len(paths)-3)
+}
+
+func short(h plumbing.Hash) string { return h.String()[:7] }
