@@ -38,9 +38,32 @@ type Path struct {
 // Resolve turns a path argument (absolute, or relative to root) into a Path
 // confined to root: after resolving symlinks it must lie inside root and the
 // worktree, not inside any ".git" directory, and not inside a nested
-// repository or submodule (*NestedRepoError). The file itself need not exist (write creates
-// it), but a symlink that cannot be resolved is refused.
+// repository or submodule (*NestedRepoError). The file itself need not
+// exist (write creates it), but a symlink that cannot be resolved is
+// refused, and so is a path ending in "/", "/." or "/.." (it names a
+// directory). Resolving is a check of names only: the operation itself
+// reaches the file through directory handles that never follow a symlink
+// (see workDir), so a directory swapped for a symlink afterwards is refused
+// then.
 func (r *Repo) Resolve(root, arg string) (Path, error) {
+	return r.resolve(root, arg, false)
+}
+
+// ResolveRecorded turns a path argument that names a path as the session
+// recorded it (undo PATH, redo PATH, the paths rollback returns) into a Path
+// confined to root, without following a symlink in its final component: a
+// recorded file that was replaced by a symlink stays that path (Abs ends in
+// the link itself), so the operation reads the link and refuses it instead
+// of acting on the file it points to. A directory on the way below root
+// that is a symlink is refused too: through it the path would lead to
+// another recorded path. Symlinks above root (where the repository lives)
+// are resolved as Resolve resolves them. Otherwise it refuses what Resolve
+// refuses.
+func (r *Repo) ResolveRecorded(root, arg string) (Path, error) {
+	return r.resolve(root, arg, true)
+}
+
+func (r *Repo) resolve(root, arg string, recorded bool) (Path, error) {
 	if arg == "" {
 		return Path{}, fmt.Errorf("%w: the path is empty; give a file path relative to %s or absolute", ErrPathRefused, root)
 	}
@@ -64,8 +87,23 @@ func (r *Repo) Resolve(root, arg string) (Path, error) {
 		abs = filepath.Join(rootAbs, abs)
 	}
 	abs = filepath.Clean(abs)
-	real, err := realPath(abs)
-	if err != nil {
+	var real string
+	if recorded {
+		for _, from := range []string{rootAbs, rootReal} {
+			if link, dest, ok := symlinkBelow(from, abs); ok {
+				return Path{}, fmt.Errorf("%w: %s: the directory %s is now a symlink (to %s); a path recorded in history is not followed through it, so that the operation never acts on another file; put the directory back, or name the file by the path it has now",
+					ErrPathRefused, arg, link, dest)
+			}
+		}
+		// Only the directory part is resolved (symlinks above the root:
+		// the root's own location); the final component is kept as named,
+		// whatever it is now.
+		dirReal, err := realPath(filepath.Dir(abs))
+		if err != nil {
+			return Path{}, fmt.Errorf("%w: %s: a directory on its way: %v", ErrPathRefused, arg, err)
+		}
+		real = filepath.Join(dirReal, filepath.Base(abs))
+	} else if real, err = realPath(abs); err != nil {
 		return Path{}, fmt.Errorf("%w: %s: %v", ErrPathRefused, arg, err)
 	}
 	if !isUnder(real, rootReal) || !isUnder(real, r.Top) {
