@@ -207,7 +207,7 @@ func (e *Engine) replaced(op string, paths []repo.Path, err error) error {
 		case fi.IsDir():
 			now = "a directory"
 		default:
-			now = "a " + kindOf(fi.Mode())
+			now = "a " + repo.Kind(fi.Mode())
 		}
 		return fmt.Errorf("%w: %s is now %s; %s acts on the file recorded as %s and will not follow or open it; nothing was changed. To go on, %s (%w)",
 			ErrReplaced, p.Rel, now, op, p.Rel, instead, err)
@@ -232,18 +232,6 @@ func symlinkTarget(top string, p repo.Path, dest string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
-}
-
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }
 
 func outsidePolicy(force bool) repo.OutsidePolicy {

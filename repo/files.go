@@ -127,7 +127,7 @@ func checkReadable(rel string, fi fileInfo, maxSize int64) error {
 	case fi.mode.IsDir():
 		return fmt.Errorf("%w: %s", ErrIsDirectory, rel)
 	case !fi.mode.IsRegular():
-		return fmt.Errorf("%w: %s is a %s", ErrNotRegular, rel, kind(fi.mode))
+		return fmt.Errorf("%w: %s is a %s", ErrNotRegular, rel, Kind(fi.mode))
 	case fi.mode.Perm()&0o400 == 0:
 		// Honoured even as root, where the kernel would not refuse.
 		return fmt.Errorf("%w: %s is not readable (mode %v); make it readable (chmod u+r) if it should be edited", ErrPermission, rel, fi.mode.Perm())
@@ -149,7 +149,9 @@ func modeOf(m fs.FileMode) filemode.FileMode {
 	return filemode.Regular
 }
 
-func kind(m fs.FileMode) string {
+// Kind names a file mode that is not a regular file, for messages:
+// "symlink", "FIFO", "device", "socket", "directory" or "special file".
+func Kind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return "symlink"
@@ -219,7 +221,7 @@ func writeFile(p Path, content []byte, mode filemode.FileMode, expect FileState,
 	case exists != expect.Exists:
 		return changedError(p.Rel, map[bool]string{true: "it was created", false: "it was deleted"}[exists])
 	case exists && !cur.mode.IsRegular():
-		return changedError(p.Rel, "it was replaced by a "+kind(cur.mode))
+		return changedError(p.Rel, "it was replaced by a "+Kind(cur.mode))
 	case exists && cur.mode.Perm()&0o200 == 0:
 		return readOnlyError(p.Rel)
 	case exists:
