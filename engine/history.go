@@ -59,7 +59,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 		})
 		return res, err
 	}
-	tip, err := e.Repo.ReadRef(e.Session.Ref())
+	tip, err := e.Repo.SessionTip(e.Session.Name)
 	if err != nil {
 		return res, err
 	}
@@ -81,7 +81,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 // are removed, files it deleted come back. Refusals as for Undo.
 func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted, error) {
 	var res Reverted
-	tip, err := e.Repo.ReadRef(e.Session.Ref())
+	tip, err := e.Repo.SessionTip(e.Session.Name)
 	if err != nil {
 		return res, err
 	}
