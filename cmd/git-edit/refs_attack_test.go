@@ -147,7 +147,7 @@ func TestAttackBrokenSessionIsReportedAndPrunable(t *testing.T) {
 		}
 	}
 	tipA := gittest.Rev(t, dir, "refs/edits/a")
-	deleteObject(t, dir, tipA)                                   // a: its tip is missing
+	deleteObject(t, dir, tipA)                                  // a: its tip is missing
 	deleteObject(t, dir, gittest.Rev(t, dir, "refs/edits/c~1")) // c: an older commit is missing
 	if out, err := gittest.GitErr(dir, "gc", "-q"); err == nil {
 		t.Fatalf("git gc passed on a broken repository: %s", out)
