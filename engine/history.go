@@ -67,7 +67,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 		})
 		return res, e.replaced(verb, []repo.Path{p}, err)
 	}
-	tip, err := e.Repo.ReadRef(e.Session.Ref())
+	tip, err := e.Repo.SessionTip(e.Session.Name)
 	if err != nil {
 		return res, err
 	}
@@ -112,7 +112,7 @@ func (e *Engine) locateRecorded(arg string) (*Engine, repo.Path, error) {
 // refused naming what it now is (ErrReplaced); a symlink is never followed.
 func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted, error) {
 	var res Reverted
-	tip, err := e.Repo.ReadRef(e.Session.Ref())
+	tip, err := e.Repo.SessionTip(e.Session.Name)
 	if err != nil {
 		return res, err
 	}

@@ -53,7 +53,7 @@ func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
 	}
 	var entries []LogEntry
 	for _, s := range sessions {
-		tip, err := e.Repo.ReadRef(s.Ref())
+		tip, err := e.Repo.SessionTip(s.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -90,9 +90,12 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 	}
 	var found *repo.Session
 	var commit undo.Commit
-	var firstErr error
+	var firstErr, tipErr error
 	for _, s := range sessions {
-		tip, err := e.Repo.ReadRef(s.Ref())
+		tip, err := e.Repo.SessionTip(s.Name)
+		if err != nil && tipErr == nil {
+			tipErr = err // reported only if no session has the commit
+		}
 		if err != nil || tip.IsZero() {
 			continue
 		}
@@ -109,6 +112,9 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 		found, commit = s, c
 	}
 	if found == nil {
+		if firstErr == nil {
+			firstErr = tipErr
+		}
 		if firstErr == nil {
 			firstErr = fmt.Errorf("%w %q: there are no sessions in this repository", undo.ErrUnknownEdit, name)
 		}
@@ -146,7 +152,7 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 		}
 		only[p.Rel] = true
 	}
-	tip, err := e.Repo.ReadRef(e.Session.Ref())
+	tip, err := e.Repo.SessionTip(e.Session.Name)
 	if err != nil {
 		return "", err
 	}

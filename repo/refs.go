@@ -21,7 +21,51 @@ var (
 	ErrRefLocked = errors.New("ref is locked")
 	// ErrBadRef: a ref file or packed-refs line that is not a full hash.
 	ErrBadRef = errors.New("malformed ref")
+	// ErrSessionBroken: a session's history names a commit that is not in
+	// the repository; see BrokenSessionError.
+	ErrSessionBroken = errors.New("session is broken")
 )
+
+// BrokenSessionError is a session whose ref (Tip) or history names Commit,
+// which the repository does not have: `git gc --prune=now` removed it
+// while nothing referenced it, or the object store is damaged. Nothing
+// can be read from or added to such a session, and git gc refuses to run
+// while the ref exists; the way out is deleting the session ref.
+type BrokenSessionError struct {
+	Session string
+	Commit  plumbing.Hash
+	Tip     bool // Commit is the one the ref names, not an older one
+}
+
+func (e *BrokenSessionError) Error() string {
+	where := "commit " + e.Commit.String() + ", in the history of " + SessionRef(e.Session) + ","
+	if e.Tip {
+		where = SessionRef(e.Session) + " names commit " + e.Commit.String() + ", which"
+	}
+	return fmt.Sprintf("session %s: %s is missing from the repository (removed by `git gc --prune=now` or corrupted); "+
+		"remove the session with `git edit prune --session %s`, then start again", e.Session, where, e.Session)
+}
+
+// Unwrap makes errors.Is(err, ErrSessionBroken) hold.
+func (e *BrokenSessionError) Unwrap() error { return ErrSessionBroken }
+
+// SessionTip returns the commit refs/edits/<session> points to, the zero
+// hash if there is no such ref. A ref naming a commit the repository does
+// not have fails with a *BrokenSessionError, so that every command says
+// what is wrong and how to get out of it instead of "object not found".
+func (r *Repo) SessionTip(session string) (plumbing.Hash, error) {
+	tip, err := r.ReadRef(SessionRef(session))
+	if err != nil || tip.IsZero() {
+		return tip, err
+	}
+	if err := r.objects.HasEncodedObject(tip); err != nil {
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return plumbing.ZeroHash, &BrokenSessionError{Session: session, Commit: tip, Tip: true}
+		}
+		return plumbing.ZeroHash, fmt.Errorf("read %s: %w", SessionRef(session), err)
+	}
+	return tip, nil
+}
 
 // ReadRef returns the commit a ref points to, following symbolic refs such as
 // HEAD. A ref that does not exist (or an unborn branch) gives the zero hash
@@ -81,138 +125,54 @@ func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 // It fails with ErrRefLocked when the lock file exists and with ErrRefChanged
 // when the ref moved; in both cases nothing is changed.
 func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) (err error) {
-	path, lockPath, lock, err := r.lockRefAt(name, old)
+	l, err := r.lockRefAt(name, old)
 	if err != nil {
 		return err
 	}
 	committed := false
 	defer func() {
-		if !committed {
-			lock.Close()
-			os.Remove(lockPath)
+		if committed {
+			l.release()
+		} else {
+			l.abandon()
 		}
-		r.clearRefIntent()
 	}()
-	if _, err := lock.WriteString(new.String() + "\n"); err != nil {
-		return fmt.Errorf("write %s: %w", lockPath, err)
+	// The lock file stays open until release: its flock marks this
+	// process as alive (see lockRef).
+	if _, err := l.file.WriteString(new.String() + "\n"); err != nil {
+		return fmt.Errorf("write %s: %w", l.lockPath, err)
 	}
-	if err := lock.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", lockPath, err)
-	}
-	if err := lock.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", lockPath, err)
+	if err := l.file.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", l.lockPath, err)
 	}
 	if err := r.appendReflog(name, old, new, reflogMsg); err != nil {
 		return err
 	}
 	crashPoint("before-ref-rename")
-	if err := os.Rename(lockPath, path); err != nil {
-		return fmt.Errorf("rename %s: %w", lockPath, err)
+	if err := os.Rename(l.lockPath, l.path); err != nil {
+		return fmt.Errorf("rename %s: %w", l.lockPath, err)
 	}
 	committed = true
-	return syncDir(filepath.Dir(path))
-}
-
-// foreignLockWait bounds how long lockRef waits for a ref lock held by
-// another program: git waits 100 ms by default (core.filesRefLockTimeout),
-// and git gc's pack-refs holds them for milliseconds.
-const foreignLockWait = time.Second
-
-// lockRef takes git's lock on a ref: it creates "<ref>.lock" exclusively.
-// Git's convention is that a lock outliving its writer may be removed, so
-// lockRef first records its own pid and the lock's path (see refIntent);
-// a lock found with such a record whose process is gone was left by a
-// git-edit that crashed, and is removed. A lock without one belongs to
-// another program: lockRef waits for it up to foreignLockWait, then fails
-// with ErrRefLocked. The caller releases the lock by renaming or removing
-// it, then calls r.clearRefIntent.
-func (r *Repo) lockRef(name string) (path, lockPath string, lock *os.File, err error) {
-	path = r.refPath(name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return "", "", nil, fmt.Errorf("create ref directory for %s: %w", name, err)
-	}
-	lockPath = path + ".lock"
-	deadline := time.Now().Add(foreignLockWait)
-	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
-		if r.removeStaleRefLock(lockPath) {
-			continue
-		}
-		if err := r.recordRefIntent(lockPath); err != nil {
-			return "", "", nil, err
-		}
-		lock, err = os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if err == nil {
-			return path, lockPath, lock, nil
-		}
-		r.clearRefIntent()
-		if !errors.Is(err, os.ErrExist) {
-			return "", "", nil, fmt.Errorf("lock %s: %w", name, err)
-		}
-		if time.Now().After(deadline) {
-			return "", "", nil, fmt.Errorf("%w: %s exists; another git process is updating %s, or one crashed: if none is running, delete that file and retry", ErrRefLocked, lockPath, name)
-		}
-		time.Sleep(wait)
-	}
+	return syncDir(filepath.Dir(l.path))
 }
 
 // lockRefAt takes the ref's lock (see lockRef) and checks that the ref
 // still holds old (zero: must not exist); on a mismatch it releases the lock
 // and fails with ErrRefChanged.
-func (r *Repo) lockRefAt(name string, old plumbing.Hash) (path, lockPath string, lock *os.File, err error) {
-	if path, lockPath, lock, err = r.lockRef(name); err != nil {
-		return "", "", nil, err
+func (r *Repo) lockRefAt(name string, old plumbing.Hash) (*refLock, error) {
+	l, err := r.lockRef(name)
+	if err != nil {
+		return nil, err
 	}
 	cur, err := r.ReadRef(name)
 	if err == nil && cur != old {
 		err = fmt.Errorf("%w: %s is at %s, expected %s; run the command again", ErrRefChanged, name, short(cur), short(old))
 	}
 	if err != nil {
-		lock.Close()
-		os.Remove(lockPath)
-		r.clearRefIntent()
-		return "", "", nil, err
+		l.abandon()
+		return nil, err
 	}
-	return path, lockPath, lock, nil
-}
-
-// refIntent is where lockRef records "<pid> <lock path>" while it holds a
-// ref lock. Writers of git-edit hold the repository's edit lock then, so
-// one record is enough.
-func (r *Repo) refIntent() string { return filepath.Join(r.stateDir(), "ref-lock") }
-
-func (r *Repo) recordRefIntent(lockPath string) error {
-	if err := os.MkdirAll(r.stateDir(), 0o777); err != nil {
-		return fmt.Errorf("record ref lock: %w", err)
-	}
-	if err := os.WriteFile(r.refIntent(), fmt.Appendf(nil, "%d %s\n", os.Getpid(), lockPath), 0o666); err != nil {
-		return fmt.Errorf("record ref lock: %w", err)
-	}
-	return nil
-}
-
-func (r *Repo) clearRefIntent() { os.Remove(r.refIntent()) }
-
-// removeStaleRefLock removes lockPath if git-edit's record says a process
-// that no longer runs took it, and reports whether it did.
-func (r *Repo) removeStaleRefLock(lockPath string) bool {
-	b, err := os.ReadFile(r.refIntent())
-	if err != nil {
-		return false
-	}
-	var pid int
-	var recorded string
-	if _, err := fmt.Sscanf(string(b), "%d %s", &pid, &recorded); err != nil || recorded != lockPath || pid == os.Getpid() {
-		return false
-	}
-	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-		return false // alive, or not ours to judge
-	}
-	if _, err := os.Stat(lockPath); err != nil {
-		return false
-	}
-	os.Remove(lockPath)
-	r.clearRefIntent()
-	return true
+	return l, nil
 }
 
 // appendReflog adds one line to logs/<ref> in git's format, so that

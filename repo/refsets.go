@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -23,18 +24,11 @@ type Ref struct {
 // ListRefs returns every ref under prefix (such as "refs/edits/"), loose
 // ones winning over packed ones as in git, sorted by name.
 func (r *Repo) ListRefs(prefix string) ([]Ref, error) {
+	// Loose refs first, then packed-refs, as git reads them: a ref that
+	// git pack-refs moves in between is then seen in one or the other.
 	found := map[string]plumbing.Hash{}
-	packed, err := r.packedRefs()
-	if err != nil {
-		return nil, err
-	}
-	for name, h := range packed {
-		if strings.HasPrefix(name, prefix) {
-			found[name] = h
-		}
-	}
 	root := filepath.Join(r.CommonDir, filepath.FromSlash(prefix))
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return filepath.SkipDir
 		}
@@ -54,6 +48,15 @@ func (r *Repo) ListRefs(prefix string) ([]Ref, error) {
 	})
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("list %s: %w", prefix, err)
+	}
+	packed, err := r.packedRefs()
+	if err != nil {
+		return nil, err
+	}
+	for name, h := range packed {
+		if _, loose := found[name]; !loose && strings.HasPrefix(name, prefix) {
+			found[name] = h
+		}
 	}
 	refs := make([]Ref, 0, len(found))
 	for name, h := range found {
@@ -88,81 +91,83 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 	return refs, sc.Err()
 }
 
-// DeleteRef removes ref name if it still points to old, with git's lock
-// protocol: "<ref>.lock" is held while the loose file is removed and, if the
-// ref is also packed, while packed-refs is rewritten through
-// "packed-refs.lock". Its reflog goes too. Fails with ErrRefLocked or
-// ErrRefChanged, changing nothing.
+// DeleteRef removes ref name if it still points to old; see DeleteRefs.
 func (r *Repo) DeleteRef(name string, old plumbing.Hash) error {
-	path, lockPath, lock, err := r.lockRefAt(name, old)
-	if err != nil {
-		return err
+	return r.DeleteRefs([]Ref{{name, old}})
+}
+
+// DeleteRefs removes every ref of refs that still points to its Hash, with
+// its reflog, all or none: one `git update-ref -z --stdin` transaction of
+// "delete <ref> <old>" lines. Deleting a packed ref rewrites packed-refs,
+// and only git itself knows every way to do that safely beside a person's
+// own git (lock order, packed-refs.lock, reftable), so git-edit never
+// writes packed-refs. The old value of a missing commit is fine: git checks
+// the ref, not the object.
+//
+// If any ref moved, nothing is deleted and the error wraps ErrRefChanged
+// naming that ref; if a lock is held by another process, ErrRefLocked.
+// Locks that dead git-edit processes left on these refs are cleared
+// first (see lockRef).
+func (r *Repo) DeleteRefs(refs []Ref) error {
+	if len(refs) == 0 {
+		return nil
 	}
-	lock.Close()
-	defer func() {
-		os.Remove(lockPath)
-		r.clearRefIntent()
-	}()
-	if err := r.removePacked(name); err != nil {
-		return err
+	var in bytes.Buffer
+	names := make([]string, len(refs))
+	in.WriteString("start\x00")
+	for i, ref := range refs {
+		if ref.Hash.IsZero() {
+			return fmt.Errorf("delete %s: no expected old value given", ref.Name)
+		}
+		names[i] = ref.Name
+		fmt.Fprintf(&in, "delete %s\x00%s\x00", ref.Name, ref.Hash)
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("delete %s: %w", name, err)
+	in.WriteString("commit\x00")
+	r.clearDeadRefLocks(names)
+	var stderr bytes.Buffer
+	cmd := r.git("update-ref", "-z", "--stdin")
+	cmd.Stdin, cmd.Stderr = &in, &stderr
+	if err := cmd.Run(); err != nil {
+		return updateRefError(strings.Join(names, ", "), stderr.String(), err)
 	}
-	os.Remove(filepath.Join(r.CommonDir, "logs", filepath.FromSlash(name)))
 	return nil
 }
 
-// removePacked rewrites packed-refs without name, under packed-refs.lock,
-// when name is packed at all.
-func (r *Repo) removePacked(name string) error {
-	packedPath := filepath.Join(r.CommonDir, "packed-refs")
-	b, err := os.ReadFile(packedPath)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+// updateRefError maps git update-ref's failure to the ref sentinels.
+func updateRefError(names, stderr string, err error) error {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return fmt.Errorf("delete %s: run git: %w (git-edit deletes refs with git update-ref, so git must be on PATH)", names, err)
 	}
-	if err != nil {
-		return fmt.Errorf("read packed-refs: %w", err)
+	msg, _, _ := strings.Cut(strings.TrimSpace(stderr), "\n")
+	msg = strings.TrimPrefix(strings.TrimPrefix(msg, "fatal: "), "commit: ")
+	switch {
+	case strings.Contains(msg, "but expected"), strings.Contains(msg, "unable to resolve reference"):
+		return fmt.Errorf("%w: git update-ref: %s; nothing was deleted; run the command again", ErrRefChanged, msg)
+	case strings.Contains(msg, "File exists"):
+		return fmt.Errorf("%w: git update-ref: %s; nothing was deleted; another git process holds that lock, or one crashed: if none is running, delete that file and retry", ErrRefLocked, msg)
 	}
-	var out bytes.Buffer
-	lines := bytes.SplitAfter(b, []byte("\n"))
-	removed, skipPeel := false, false
-	for _, line := range lines {
-		if skipPeel && bytes.HasPrefix(line, []byte("^")) {
-			continue // the peeled value of the removed ref
-		}
-		skipPeel = false
-		if _, ref, ok := strings.Cut(strings.TrimRight(string(line), "\n"), " "); ok && ref == name {
-			removed, skipPeel = true, true
+	return fmt.Errorf("delete %s: git update-ref: %s: %w", names, msg, err)
+}
+
+// git prepares a git command on this repository. The environment's
+// variables that would point git elsewhere are dropped; GIT_DIR names this
+// worktree's git dir (git finds the common dir, where refs/edits lives,
+// from it). LC_ALL=C keeps the messages updateRefError reads in English.
+func (r *Repo) git(args ...string) *exec.Cmd {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Top
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_NAMESPACE",
+			"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "LC_ALL", "LANGUAGE":
 			continue
 		}
-		out.Write(line)
+		cmd.Env = append(cmd.Env, kv)
 	}
-	if !removed {
-		return nil
-	}
-	lockPath := packedPath + ".lock"
-	lock, err := os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("%w: %s exists; another git process is packing refs, or one crashed: if none is running, delete that file and retry", ErrRefLocked, lockPath)
-	}
-	if err != nil {
-		return fmt.Errorf("lock packed-refs: %w", err)
-	}
-	if _, err := lock.Write(out.Bytes()); err != nil {
-		lock.Close()
-		os.Remove(lockPath)
-		return fmt.Errorf("write packed-refs: %w", err)
-	}
-	if err := errors.Join(lock.Sync(), lock.Close()); err != nil {
-		os.Remove(lockPath)
-		return fmt.Errorf("write packed-refs: %w", err)
-	}
-	if err := os.Rename(lockPath, packedPath); err != nil {
-		os.Remove(lockPath)
-		return fmt.Errorf("replace packed-refs: %w", err)
-	}
-	return nil
+	cmd.Env = append(cmd.Env, "GIT_DIR="+r.GitDir, "LC_ALL=C")
+	return cmd
 }
 
 // RemoveState deletes what git-edit keeps for a session besides its ref

@@ -276,7 +276,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []Path, policy OutsidePol
 // begin reads the session's state and the paths' disk state under the lock.
 // recorded holds each path's entry in the session's record.
 func (s *Session) begin(paths []Path) (*Tx, map[string]Entry, error) {
-	tip, err := s.Repo.ReadRef(s.Ref())
+	tip, err := s.Repo.SessionTip(s.Name)
 	if err != nil {
 		return nil, nil, err
 	}

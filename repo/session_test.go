@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -539,42 +538,4 @@ func TestApplyAfterExternalGC(t *testing.T) {
 		t.Fatalf("history: %q", got)
 	}
 	gittest.Fsck(t, dir)
-}
-
-// A ref lock left by a git-edit that died is removed (git's convention:
-// a lock that outlived its writer may go); one without git-edit's record
-// belongs to another program and is refused after a short wait.
-func TestStaleRefLockOfDeadWriterIsRemoved(t *testing.T) {
-	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "0\n"})
-	r, s := open(t, dir, "s")
-	edit := func(c string) error {
-		_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
-			setContent("t", map[string]string{"f.txt": c}))
-		return err
-	}
-	if err := edit("1\n"); err != nil {
-		t.Fatal(err)
-	}
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Fatal(err)
-	}
-	lock := filepath.Join(dir, ".git", "refs", "edits", "s.lock")
-	gittest.WriteFile(t, dir, ".git/refs/edits/s.lock", "")
-	gittest.WriteFile(t, dir, ".git/git-edit/ref-lock", fmt.Sprintf("%d %s\n", dead.Process.Pid, lock))
-	if err := edit("2\n"); err != nil {
-		t.Fatalf("a lock of a dead git-edit was not cleared: %v", err)
-	}
-	if _, err := os.Stat(lock); !os.IsNotExist(err) {
-		t.Fatal("lock left behind")
-	}
-	// A foreign lock (plain git's): refused, nothing changed.
-	gittest.WriteFile(t, dir, ".git/refs/edits/s.lock", "")
-	tip := gittest.Rev(t, dir, "refs/edits/s")
-	if err := edit("3\n"); !errors.Is(err, repo.ErrRefLocked) {
-		t.Fatalf("foreign lock: %v", err)
-	}
-	if gittest.Rev(t, dir, "refs/edits/s") != tip || gittest.ReadFile(t, dir, "f.txt") != "2\n" {
-		t.Fatal("a refused edit changed something")
-	}
 }

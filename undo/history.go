@@ -30,6 +30,11 @@ func (c Commit) Short() string { return c.Hash.String()[:7] }
 // (the HEAD commit a session starts from, for instance).
 func Read(s *repo.Session, h plumbing.Hash) (c Commit, ok bool, err error) {
 	commit, err := s.Repo.ReadCommit(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		// h came from the session's ref or its history: the session is
+		// broken, and the error says how to remove it.
+		return Commit{}, false, &repo.BrokenSessionError{Session: s.Name, Commit: h}
+	}
 	if err != nil {
 		return Commit{}, false, err
 	}
