@@ -395,6 +395,9 @@ func (s *Session) LastTouches(tip plumbing.Hash, paths []string) (map[string]plu
 	found := map[string]plumbing.Hash{}
 	for c := tip; !c.IsZero() && len(found) < len(want); {
 		commit, err := s.Repo.ReadCommit(c)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return nil, &BrokenSessionError{Session: s.Name, Commit: c, Tip: c == tip}
+		}
 		if err != nil {
 			return nil, err
 		}

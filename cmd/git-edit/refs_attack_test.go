@@ -123,6 +123,7 @@ func allRefs(t *testing.T, dir string) string {
 // as `git gc --prune=now` does for an unreferenced one.
 func deleteObject(t *testing.T, dir, hash string) {
 	t.Helper()
+	gittest.Unpack(t, dir) // git-edit writes packs; one loose file is easy to lose
 	if err := os.Remove(filepath.Join(dir, ".git", "objects", hash[:2], hash[2:])); err != nil {
 		t.Fatal(err)
 	}
@@ -170,11 +171,13 @@ func TestAttackBrokenSessionIsReportedAndPrunable(t *testing.T) {
 		{"undo of one path", "", []string{"undo", "--session", "a", "a.txt"}, []string{tipMissing, fix}},
 		{"redo", "", []string{"redo", "--session", "a"}, []string{tipMissing, fix}},
 		{"rollback", "", []string{"rollback", "--session", "a"}, []string{tipMissing, fix}},
+		{"call in a session missing an older commit", strReplace("b.txt", "b1", "b2"), []string{"call", "--session", "c", "--log-file", os.DevNull, "text_editor"}, []string{
+			"session c: commit ", ", in the history of refs/edits/c, is missing from the repository", "`git edit prune --session c`"}},
 		{"log of a session missing an older commit", "", []string{"log", "--session", "c"}, []string{
 			"session c: commit ", ", in the history of refs/edits/c, is missing from the repository", "`git edit prune --session c`"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files := gittest.Status(t, dir) + gittest.ReadFile(t, dir, "a.txt") + gittest.ReadFile(t, dir, "c.txt")
+			files := gittest.Status(t, dir) + gittest.ReadFile(t, dir, "a.txt") + gittest.ReadFile(t, dir, "b.txt") + gittest.ReadFile(t, dir, "c.txt")
 			refs := allRefs(t, dir)
 			r := runCLI(t, tc.stdin, append([]string{tc.args[0], "--root", dir}, tc.args[1:]...)...)
 			if r.code != exitRefused {
@@ -185,7 +188,7 @@ func TestAttackBrokenSessionIsReportedAndPrunable(t *testing.T) {
 					t.Errorf("the message lacks %q:\n%s%s", w, r.stdout, r.stderr)
 				}
 			}
-			if gittest.Status(t, dir)+gittest.ReadFile(t, dir, "a.txt")+gittest.ReadFile(t, dir, "c.txt") != files || allRefs(t, dir) != refs {
+			if gittest.Status(t, dir)+gittest.ReadFile(t, dir, "a.txt")+gittest.ReadFile(t, dir, "b.txt")+gittest.ReadFile(t, dir, "c.txt") != files || allRefs(t, dir) != refs {
 				t.Fatal("a refused command changed a file or a ref")
 			}
 		})

@@ -194,3 +194,35 @@ func StatusExcept(t testing.TB, dir string, paths ...string) string {
 	}
 	return strings.Join(keep, "")
 }
+
+// Unpack turns every pack of the repository at dir into loose objects
+// (git unpack-objects), so that a test can remove one object file to damage
+// the object store as a crash or a disk error would.
+func Unpack(t testing.TB, dir string) {
+	t.Helper()
+	packs, err := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "pack-*.pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	aside := t.TempDir()
+	for _, p := range packs {
+		base := strings.TrimSuffix(p, ".pack")
+		moved := filepath.Join(aside, filepath.Base(p))
+		if err := os.Rename(p, moved); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(base + ".idx")
+		os.Remove(base + ".keep")
+		f, err := os.Open(moved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("git", "unpack-objects", "-q")
+		cmd.Dir, cmd.Env, cmd.Stdin = dir, Env(), f
+		out, err := cmd.CombinedOutput()
+		f.Close()
+		if err != nil {
+			t.Fatalf("git unpack-objects: %v\n%s", err, out)
+		}
+	}
+}
