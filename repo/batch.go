@@ -13,7 +13,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -153,17 +152,16 @@ func (b *objectBatch) end() {
 	b.r.objects.read.Reload()
 }
 
-// keepTag is what git-edit writes in its keep files: the owner, so that a
-// keep left by a process that died can be told from one in use (git's own
-// keep files from receive-pack read "receive-pack <pid> on <host>").
-func keepTag() string {
-	start, _ := processStart(os.Getpid())
-	return fmt.Sprintf("git-edit %d %d\n", os.Getpid(), start)
-}
+// keepTag is what git-edit writes in its keep files, so that its own can
+// be told from other programs' (git's receive-pack writes "receive-pack
+// <pid> on <host>").
+func keepTag() string { return fmt.Sprintf("git-edit %d\n", os.Getpid()) }
 
-// removeStaleKeeps deletes git-edit keep files whose process is gone (it
-// died between writing its pack and moving its ref): their packs become
-// ordinary ones that gc may fold in or prune. Other programs' keep files
+// removeStaleKeeps deletes keep files git-edit left behind. It runs under
+// the edit lock, and an operation removes its keep file before it lets go
+// of that lock, so any git-edit keep file found here belongs to a process
+// that died between writing its pack and moving its ref: the pack becomes
+// an ordinary one that gc may fold in or prune. Other programs' keep files
 // are never touched.
 func removeStaleKeeps(dir string) {
 	names, err := filepath.Glob(filepath.Join(dir, "pack-*.keep"))
@@ -171,20 +169,9 @@ func removeStaleKeeps(dir string) {
 		return
 	}
 	for _, name := range names {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			continue
+		if b, err := os.ReadFile(name); err == nil && strings.HasPrefix(string(b), "git-edit ") {
+			os.Remove(name)
 		}
-		f := strings.Fields(string(b))
-		if len(f) != 3 || f[0] != "git-edit" {
-			continue
-		}
-		pid, err1 := strconv.Atoi(f[1])
-		start, err2 := strconv.ParseUint(f[2], 10, 64)
-		if err1 != nil || err2 != nil || processAlive(pid, start) {
-			continue
-		}
-		os.Remove(name)
 	}
 }
 
