@@ -45,6 +45,15 @@
 // CRLF file "\r" is text that `.` matches, and (?m) is needed for per-line
 // ^ and $. See PlanReplaceAll and Search.
 //
+// # Bounds
+//
+// A pattern may match at every character (x*). search returns at most
+// MaxSearchMatches matches and then says "truncated": true and the "total"
+// count, which it counts without building the rest; replaceAll builds the
+// new content in one pass and plans one edit. Both take time and memory
+// linear in the file (Go's regexp guarantees linear-time matching), not in
+// the number of matches.
+//
 // # No-op plans
 //
 // A plan that would not change the file (empty insert content, an empty

@@ -64,9 +64,11 @@ func PlanReplaceAll(path string, content []byte, re *regexp.Regexp, replacement 
 	body := content[bom:]
 	crlf := ops.DetectEOL(content) == ops.CRLF
 	tmpl := []byte(replacement)
+	// Only a template with $ reads groups, as in regexp.ReplaceAll; only a
+	// pattern with capture groups needs the submatcher.
+	expand := bytes.IndexByte(tmpl, '$') >= 0
 	var groups *submatcher
-	if bytes.IndexByte(tmpl, '$') >= 0 {
-		// Only a template with $ reads groups, as in regexp.ReplaceAll.
+	if expand && re.NumSubexp() > 0 {
 		var err error
 		if groups, err = newSubmatcher(re); err != nil {
 			return nil, 0, err
@@ -93,15 +95,16 @@ func PlanReplaceAll(path string, content []byte, re *regexp.Regexp, replacement 
 		}
 		n++
 		prevEnd = end
-		text := exp[:0]
-		if groups == nil {
-			text = tmpl
-		} else {
-			if m, scanErr = groups.at(m, body, start, end); scanErr != nil {
+		text := tmpl
+		if expand {
+			if groups == nil {
+				// No groups but $0, the match itself: its place is known.
+				m = append(m[:0], start, end)
+			} else if m, scanErr = groups.at(m, body, start, end); scanErr != nil {
 				return match
 			}
-			text = re.Expand(text, tmpl, body, m)
-			exp = text
+			exp = re.Expand(exp[:0], tmpl, body, m)
+			text = exp
 		}
 		if crlf {
 			conv = appendEOLAfter(conv[:0], text, start+bom > 0 && content[start+bom-1] == '\r')
