@@ -50,9 +50,11 @@
 // A pattern may match at every character (x*). search returns at most
 // MaxSearchMatches matches and then says "truncated": true and the "total"
 // count, which it counts without building the rest; replaceAll builds the
-// new content in one pass and plans one edit. Both take time and memory
-// linear in the file (Go's regexp guarantees linear-time matching), not in
-// the number of matches.
+// new content in one pass and plans one edit. Memory is linear in the file,
+// not in the number of matches. Time is what Go's regexp takes to find the
+// matches: linear for x* and the like, but a pattern whose empty match waits
+// for a longer alternative to fail (`.*z|` in a file without z) rescans the
+// rest of the file at every position, as regexp.ReplaceAll does.
 //
 // # No-op plans
 //
