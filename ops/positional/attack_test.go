@@ -161,6 +161,9 @@ func TestAttackSearchCapBoundary(t *testing.T) {
 // times larger (four times the matches) costs the same allocations, give
 // or take the growth steps of one buffer.
 func TestAttackSearchCountsWithoutAllocatingPerMatch(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes regexp allocate per search; allocation counts mean nothing")
+	}
 	re := regexp.MustCompile(`x*`)
 	small := bytes.Repeat([]byte("abc def\n"), 4<<10)
 	large := bytes.Repeat(small, 4)
@@ -291,6 +294,9 @@ func TestAttackReplaceAllIsGoInBoundedMemory(t *testing.T) {
 				}
 				if n != wantN {
 					t.Fatalf("replacements_made %d, want %d", n, wantN)
+				}
+				if raceEnabled {
+					return // memory measurements mean nothing under the race detector
 				}
 				inOut := uint64(len(content) + len(got))
 				if alloc > 24*inOut {
