@@ -34,7 +34,7 @@ func runEdit(ctx context.Context, e *Engine, raw []byte) Result {
 		if err != nil {
 			return statusError(explain("edit", args.FilePath, err))
 		}
-		return jsonOK(positional.Found(positional.Search(f.Content, args.Regexp)))
+		return jsonOK(positional.Search(f.Content, args.Regexp))
 	}
 	var result any
 	_, err = e.editSpans(ctx, p, "edit."+args.Command, notFound, func(cur repo.FileState) ([]ops.Edit, error) {

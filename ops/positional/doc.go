@@ -45,6 +45,17 @@
 // CRLF file "\r" is text that `.` matches, and (?m) is needed for per-line
 // ^ and $. See PlanReplaceAll and Search.
 //
+// # Bounds
+//
+// A pattern may match at every character (x*). search returns at most
+// MaxSearchMatches matches and then says "truncated": true and the "total"
+// count, which it counts without building the rest; replaceAll builds the
+// new content in one pass and plans one edit. Memory is linear in the file,
+// not in the number of matches. Time is what Go's regexp takes to find the
+// matches: linear for x* and the like, but a pattern whose empty match waits
+// for a longer alternative to fail (`.*z|` in a file without z) rescans the
+// rest of the file at every position, as regexp.ReplaceAll does.
+//
 // # No-op plans
 //
 // A plan that would not change the file (empty insert content, an empty

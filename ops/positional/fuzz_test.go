@@ -129,18 +129,23 @@ func checkPlan(t *testing.T, content []byte, a Args) {
 		t.Fatalf("%s put a lone LF into a CRLF file: %q -> %q", a.Command, content, out)
 	}
 	if a.Command == CmdSearch {
-		checkSearch(t, content, a.Regexp, res.(SearchResult).Matches)
+		checkSearch(t, content, a.Regexp, res.(SearchResult))
 	}
 }
 
-// checkSearch resolves every reported position back, in both forms.
-func checkSearch(t *testing.T, content []byte, re *regexp.Regexp, matches []Match) {
+// checkSearch checks the count against FindAllIndex, and resolves every
+// reported position back, in both forms.
+func checkSearch(t *testing.T, content []byte, re *regexp.Regexp, res SearchResult) {
 	t.Helper()
+	matches := res.Matches
 	l := newLocator("f.txt", content)
 	bom := ops.BOMLen(content)
 	idx := re.FindAllIndex(content[bom:], -1)
-	if len(idx) != len(matches) {
-		t.Fatalf("%d matches, FindAllIndex has %d", len(matches), len(idx))
+	if want := min(len(idx), MaxSearchMatches); len(matches) != want {
+		t.Fatalf("%d matches, FindAllIndex has %d (cap %d)", len(matches), len(idx), MaxSearchMatches)
+	}
+	if truncated := len(idx) > MaxSearchMatches; res.Truncated != truncated || (truncated && res.Total != len(idx)) || (!truncated && res.Total != 0) {
+		t.Fatalf("truncated %v, total %d; FindAllIndex has %d matches (cap %d)", res.Truncated, res.Total, len(idx), MaxSearchMatches)
 	}
 	for i, m := range matches {
 		if i == 64 {

@@ -1,8 +1,6 @@
 package positional
 
 import (
-	"regexp"
-
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/jsonargs"
 )
@@ -44,8 +42,15 @@ type ReplaceAllResult struct {
 
 // SearchResult is the result of search. Matches is never nil, so it
 // encodes as [] when nothing matches.
+//
+// Matches holds at most MaxSearchMatches matches. When the file has more,
+// Truncated is true and Total is the number of all of them; otherwise both
+// are zero and omitted from the JSON, so a result that is not truncated is
+// the seed's object exactly.
 type SearchResult struct {
-	Matches []Match `json:"matches"`
+	Matches   []Match `json:"matches"`
+	Truncated bool    `json:"truncated,omitempty"`
+	Total     int     `json:"total,omitempty"`
 }
 
 // StatusSuccess is the "status" of every successful result.
@@ -71,7 +76,8 @@ func ReplacedAll(n int) ReplaceAllResult {
 	return ReplaceAllResult{Status: StatusSuccess, ReplacementsMade: n}
 }
 
-// Found returns search's result; a nil matches becomes an empty list.
+// Found returns search's result for matches that are all the matches (not
+// truncated); a nil matches becomes an empty list.
 func Found(matches []Match) SearchResult {
 	if matches == nil {
 		matches = []Match{}
@@ -106,7 +112,7 @@ func Plan(path string, content []byte, a Args) ([]ops.Edit, any, error) {
 		if a.Regexp == nil {
 			return nil, nil, invalid(`search needs a compiled "pattern"; parse the arguments with Parse`)
 		}
-		res = Found(Search(content, a.Regexp))
+		res = Search(content, a.Regexp)
 	default:
 		return nil, nil, invalid(`unknown command %q; use one of %s`, a.Command, jsonargs.OrList(Commands))
 	}
@@ -161,91 +167,4 @@ func PlanReplace(path string, content []byte, a Args) ([]ops.Edit, error) {
 		return nil, nil
 	}
 	return []ops.Edit{{Start: start, End: end, New: repl}}, nil
-}
-
-// PlanReplaceAll plans replacing every match of re in content and returns
-// the edits and the number of matches. path is used in messages only.
-//
-// Matching is Go's regexp over the content as is, after the BOM (which is
-// never matched or replaced): every non-overlapping match, leftmost first,
-// as (*regexp.Regexp).FindAllSubmatchIndex finds them. An empty match is a
-// match too (x* matches "abc" at 0, 1, 2 and 3), except one right after the
-// previous match, as Go skips it. Without (?m), ^ and $ anchor at the start
-// and end of the file; (?m) makes them per line, and then ^ also matches at
-// the very end of a file that ends with "\n" (use (?m)^(.) or similar to
-// skip that empty position). In a CRLF file the "\r" is
-// part of the text: `.` matches it, and (?m)$ matches between "\r" and
-// "\n" (use (?m)(\r?)$ and put $1 back to append at line ends).
-//
-// Each replacement is re.Expand of the template: $1, ${1}, $name and
-// ${name} insert a group (empty if it did not take part), $$ a literal $.
-// Beware $1x: Go reads it as the group named "1x", which does not exist, so
-// it inserts nothing; write ${1}x. In a CRLF file the expanded text's lone
-// "\n" become "\r\n", except a leading "\n" right after a "\r" in the file
-// (a match of `\n` alone), which already completes that "\r\n".
-//
-// The count is the number of matches, including matches whose replacement
-// equals the matched text (they produce no edit). No match is no edits,
-// count 0 and no error. The only error is a nil re (ErrInvalidArgs).
-func PlanReplaceAll(path string, content []byte, re *regexp.Regexp, replacement string) ([]ops.Edit, int, error) {
-	if re == nil {
-		return nil, 0, invalid(`replaceAll of %s needs a compiled "pattern"; parse the arguments with Parse`, path)
-	}
-	bom := ops.BOMLen(content)
-	body := content[bom:]
-	eol := ops.DetectEOL(content)
-	tmpl := []byte(replacement)
-	matches := re.FindAllSubmatchIndex(body, -1)
-	var edits []ops.Edit
-	var buf []byte
-	for _, m := range matches {
-		buf = re.Expand(buf[:0], tmpl, body, m)
-		start, end := bom+m[0], bom+m[1]
-		repl := toEOLAfter(content, start, string(buf), eol)
-		if repl == string(content[start:end]) {
-			continue
-		}
-		edits = append(edits, ops.Edit{Start: start, End: end, New: repl})
-	}
-	return edits, len(matches), nil
-}
-
-// toEOLAfter converts s for insertion at content[at] with ops.ToEOL, but
-// keeps a leading "\n" that follows a "\r" in the content: together they are
-// already a "\r\n", and converting would make "\r\r\n".
-func toEOLAfter(content []byte, at int, s, eol string) string {
-	if eol == ops.CRLF && at > 0 && content[at-1] == '\r' && len(s) > 0 && s[0] == '\n' {
-		return "\n" + ops.ToEOL(s[1:], eol)
-	}
-	return ops.ToEOL(s, eol)
-}
-
-// Search returns every non-overlapping match of re in content, in order,
-// found as PlanReplaceAll finds them (after the BOM, the content as is). It
-// never returns nil. Each position gives line and column (1-based) and
-// offset (0-based), counting code points after the BOM, as positions are
-// given to insert, delete and replace, so a match's range can be passed back
-// to them. One exception: a position between the "\r" and "\n" of a "\r\n"
-// (a match of `\n` alone) is reported with the column after the "\r", which
-// those commands refuse.
-func Search(content []byte, re *regexp.Regexp) []Match {
-	matches := []Match{}
-	if re == nil {
-		return matches
-	}
-	bom := ops.BOMLen(content)
-	body := content[bom:]
-	cur := newCursor(content)
-	for _, m := range re.FindAllSubmatchIndex(body, -1) {
-		groups := make([]string, len(m)/2)
-		for g := range groups {
-			if m[2*g] >= 0 {
-				groups[g] = string(body[m[2*g]:m[2*g+1]])
-			}
-		}
-		start := cur.at(bom + m[0])
-		end := cur.at(bom + m[1])
-		matches = append(matches, Match{Range: Range{Start: start, End: end}, Groups: groups})
-	}
-	return matches
 }

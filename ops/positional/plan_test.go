@@ -399,7 +399,7 @@ func TestSearch(t *testing.T) {
 func TestSearchRangesFeedBack(t *testing.T) {
 	content := []byte(bom + "héllo wörld\r\n\tsecond wörld\r\nthird")
 	re := regexp.MustCompile(`w\S+|d$`)
-	for _, m := range Search(content, re) {
+	for _, m := range Search(content, re).Matches {
 		for _, s := range []Span{
 			{Point{Line: m.Range.Start.Line, Column: m.Range.Start.Column}, Point{Line: m.Range.End.Line, Column: m.Range.End.Column}},
 			{Point{Offset: m.Range.Start.Offset, HasOffset: true}, Point{Offset: m.Range.End.Offset, HasOffset: true}},
