@@ -528,3 +528,64 @@ func TestAttackMCPCancelNamesOnlyTheClientsOwnRequest(t *testing.T) {
 		t.Fatalf("a finished request can still be cancelled: %q, %d pending", fwd, len(g.pending))
 	}
 }
+
+// Valid messages with random bytes changed, each followed by a ping that
+// must be answered: whatever a line turns into, the server replies with
+// whole JSON lines and keeps serving.
+func TestAttackMCPMutatedLinesNeverStopTheServer(t *testing.T) {
+	seeds := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"s","method":"tools/list","params":{"cursor":"c"}}`,
+		`{"jsonrpc":"2.0","id":2.5,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":"f.txt"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"r"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"roots":[]}}`,
+		`{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"m"}}`,
+		`[{"jsonrpc":"2.0","id":5,"method":"ping"}]`,
+	}
+	const alphabet = `{}[]",:0123456789-+.eE\ntrufalsn \x00\xff`
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	n, budget := 300, 3*time.Second
+	if testing.Short() {
+		n, budget = 60, time.Second
+	}
+	for _, tr := range mcpTransports {
+		t.Run(tr.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 1))
+			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
+			p := tr.start(t, dir)
+			p.initialize()
+			deadline := time.Now().Add(budget)
+			for i := 0; i < n && time.Now().Before(deadline); i++ {
+				b := []byte(seeds[rng.IntN(len(seeds))])
+				for range 1 + rng.IntN(3) {
+					switch k := rng.IntN(len(b)); rng.IntN(3) {
+					case 0:
+						b[k] = alphabet[rng.IntN(len(alphabet))]
+					case 1:
+						b = append(b[:k:k], b[k+1:]...)
+					default:
+						b = append(b[:k:k], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[k:]...)...)
+					}
+				}
+				p.send(string(b))
+				probe := fmt.Sprintf(`"probe %d"`, i)
+				p.send(`{"jsonrpc":"2.0","id":` + probe + `,"method":"ping"}`)
+				for {
+					r := p.next()
+					if r.JSONRPC != "2.0" || (r.Error == nil) == (r.Result == nil) {
+						t.Fatalf("after %q: not a JSON-RPC response: %s", b, r.line)
+					}
+					if string(r.ID) == probe {
+						break
+					}
+				}
+			}
+			p.close()
+			if got := gittest.ReadFile(t, dir, "f.txt"); got != "one\n" {
+				t.Fatalf("f.txt = %q", got)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
