@@ -176,7 +176,7 @@ func (g *frameGuard) admit(line []byte) (forward [][]byte, rej *rejection) {
 	if v, ok := ms.get("jsonrpc"); !ok || !isJSONString(v, "2.0") {
 		return invalid(`"jsonrpc" must be "2.0"; this server speaks JSON-RPC 2.0 only`)
 	}
-	if !hasMethod && kind == "null" && hasError {
+	if !hasMethod && kind == "null" && hasError && !hasResult {
 		// The client's error reply to a line of ours it could not read:
 		// valid JSON-RPC, with nothing to answer and nothing for the SDK.
 		return nil, nil
