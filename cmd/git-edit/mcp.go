@@ -90,7 +90,8 @@ func mcpCommand() *cli.Command {
 				return err
 			}
 			fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s) in %s\n", session, session, e.Repo.Top)
-			return server.Run(c.Context, &mcp.StdioTransport{})
+			// Not mcp.StdioTransport: one malformed line would end it.
+			return server.Run(c.Context, &guardedStdio{in: c.App.Reader, out: c.App.Writer, limit: maxLineBytes})
 		},
 	}
 }
