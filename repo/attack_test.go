@@ -103,6 +103,36 @@ func TestAttackPersonWritingDuringEditLosesNothing(t *testing.T) {
 	}
 }
 
+// TestAttackSameSizeOverwriteIsNoticed overwrites bytes in place between
+// git-edit's check and its rename (the size stays the same): the re-read
+// after the rename must still notice, and the person's bytes survive.
+func TestAttackSameSizeOverwriteIsNoticed(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+	r, s := open(t, dir, "s")
+	file := filepath.Join(dir, "f.txt")
+	done := false
+	restore := repo.SetPauseHook(func(at, _ string) {
+		if at == "checked" && !done {
+			done = true
+			f, err := os.OpenFile(file, os.O_WRONLY, 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			f.WriteAt([]byte("TWO"), 4)
+			f.Close()
+		}
+	})
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "ONE", false))
+	restore()
+	if err != nil || !done {
+		t.Fatalf("edit: %v (overwrote: %v)", err, done)
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != "ONE\nTWO\n" {
+		t.Fatalf("file = %q, want the agent's change on top of the person's", got)
+	}
+}
+
 // TestAttackPersistentWriterIsRefused writes to the file on every attempt
 // between git-edit's check and its rename: after its attempts git-edit
 // refuses, saying so, with every line the person wrote on disk and no ref

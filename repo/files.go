@@ -360,8 +360,8 @@ func openUnchanged(d *workDir, name, rel string, expect FileState) (*os.File, er
 	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", rel, err)
 	}
-	now, err := readAgain(f, len(expect.Content))
-	if err == nil && !now.Equal(expect.Content) {
+	same, err := holds(f, expect.Content)
+	if err == nil && !same {
 		err = changedError(rel, "it was written")
 	}
 	if err != nil {
@@ -371,31 +371,30 @@ func openUnchanged(d *workDir, name, rel string, expect FileState) (*os.File, er
 	return f, nil
 }
 
-// readBack is bytes read back from a file, with whether the file was a
-// regular file at all.
-type readBack struct {
-	b       []byte
-	regular bool
-}
-
-func (c readBack) Equal(b []byte) bool { return c.regular && bytes.Equal(c.b, b) }
-
-// readAgain reads an open file from its start. size is the length expected:
-// reading stops one byte past it, which is enough to tell "different".
-func readAgain(f *os.File, size int) (readBack, error) {
+// holds reports whether the open file f holds exactly want, reading it from
+// its start in small pieces (no second copy of a large file in memory).
+func holds(f *os.File, want []byte) (bool, error) {
 	fi, err := fstat(f)
 	if err != nil {
-		return readBack{}, fmt.Errorf("inspect %s: %w", f.Name(), err)
+		return false, fmt.Errorf("inspect %s: %w", f.Name(), err)
 	}
-	if !fi.mode.IsRegular() {
-		return readBack{}, nil
+	if !fi.mode.IsRegular() || fi.size != int64(len(want)) {
+		return false, nil
 	}
-	b := make([]byte, max(int64(size)+1, fi.size))
-	n, err := f.ReadAt(b, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return readBack{}, fmt.Errorf("read %s: %w", f.Name(), err)
+	buf := make([]byte, min(len(want)+1, 64<<10))
+	for off := 0; ; {
+		n, err := f.ReadAt(buf, int64(off))
+		if n > len(want)-off || !bytes.Equal(buf[:n], want[off:off+n]) {
+			return false, nil
+		}
+		off += n
+		if errors.Is(err, io.EOF) {
+			return off == len(want), nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("read %s: %w", f.Name(), err)
+		}
 	}
-	return readBack{b: b[:n], regular: true}, nil
 }
 
 // putBackIfWritten reads the replaced file old once more. If another
@@ -404,14 +403,14 @@ func readAgain(f *os.File, size int) (readBack, error) {
 // lost: they are written back at p, replacing ours (now), and the error
 // wraps ErrFileChanged.
 func putBackIfWritten(p Path, old *os.File, expect, now FileState) error {
-	again, err := readAgain(old, len(expect.Content))
-	if err != nil {
+	if same, err := holds(old, expect.Content); err != nil || same {
 		return err
 	}
-	if again.Equal(expect.Content) {
-		return nil
+	again, err := io.ReadAll(io.NewSectionReader(old, 0, 1<<62))
+	if err != nil {
+		return fmt.Errorf("read %s again: %w", p.Rel, err)
 	}
-	restore := writeFile(p, again.b, expect.Mode, now, true)
+	restore := writeFile(p, again, expect.Mode, now, true)
 	if restore != nil {
 		return errors.Join(changedError(p.Rel, "it was written"), fmt.Errorf("putting back its bytes failed: %w", restore))
 	}
