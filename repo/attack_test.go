@@ -341,3 +341,110 @@ func ownerOf(fi os.FileInfo) (uid, gid uint32) {
 	st := fi.Sys().(*syscall.Stat_t)
 	return st.Uid, st.Gid
 }
+
+// TestAttackEditorSaveBetweenCheckAndSwapIsKept saves the file the way
+// editors do (write a new file, rename it over the old) between git-edit's
+// check and its swap: the check of the swapped-out file must notice that it
+// is not the file checked, put the editor's file back and start over.
+func TestAttackEditorSaveBetweenCheckAndSwapIsKept(t *testing.T) {
+	for _, del := range []bool{false, true} {
+		t.Run(fmt.Sprintf("delete=%v", del), func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+			r, s := open(t, dir, "s")
+			file := filepath.Join(dir, "f.txt")
+			saved := false
+			restore := repo.SetPauseHook(func(at, _ string) {
+				if at == "checked" && !saved {
+					saved = true
+					swp := filepath.Join(dir, ".f.txt.swp")
+					must(t, os.WriteFile(swp, []byte("one\ntwo\neditor save\n"), 0o644))
+					must(t, os.Rename(swp, file))
+				}
+			})
+			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
+			restore()
+			if err != nil || !saved {
+				t.Fatalf("edit: %v (saved: %v)", err, saved)
+			}
+			if del {
+				if !strings.Contains(history(t, dir, "s"), "+editor save") {
+					t.Fatal("the editor's save is neither on disk nor in history")
+				}
+				return
+			}
+			if got := gittest.ReadFile(t, dir, "f.txt"); got != "ONE\ntwo\neditor save\n" {
+				t.Fatalf("file = %q, want the agent's change on top of the editor's save", got)
+			}
+		})
+	}
+}
+
+// TestAttackPermissionsAndOwnersAreExact edits files whose bits or group a
+// careless rewrite would change: an executable with only the owner's x bit,
+// a file in a setgid directory whose group is not the directory's, and a
+// 0600 file that a failed multi-file operation deletes and must put back.
+func TestAttackPermissionsAndOwnersAreExact(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"x.sh": "#!/bin/sh\n", "g/f.txt": "one\n", "secret.txt": "s\n", "sub/b.txt": "b\n"})
+	must(t, os.Chmod(filepath.Join(dir, "x.sh"), 0o744))
+	must(t, os.Chmod(filepath.Join(dir, "secret.txt"), 0o600))
+	r, s := open(t, dir, "s")
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "x.sh"), repo.RecordOutside, replaceFirst("x.sh", "sh", "bash", false)); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "x.sh")); fi.Mode().Perm() != 0o744 {
+		t.Errorf("x.sh is %v after an edit, want -rwxr--r--", fi.Mode().Perm())
+	}
+	if os.Geteuid() == 0 {
+		must(t, os.Chown(filepath.Join(dir, "g"), 0, 4242))
+		must(t, os.Chmod(filepath.Join(dir, "g"), 0o775|os.ModeSetgid))
+		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "g/f.txt"), repo.RecordOutside, replaceFirst("g/f.txt", "one", "ONE", false)); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(filepath.Join(dir, "g", "f.txt"))
+		if _, gid := ownerOf(fi); gid != 0 {
+			t.Errorf("g/f.txt's group became %d in a setgid directory, want 0", gid)
+		}
+	}
+	// Delete secret.txt and rewrite sub/b.txt, which a person keeps writing
+	// to: the operation fails, and secret.txt must come back as it was.
+	n := 0
+	restore := repo.SetPauseHook(func(at, path string) {
+		if at == "checked" && path == "sub/b.txt" {
+			n++
+			appendLine(t, filepath.Join(dir, "sub", "b.txt"), "person "+strconv.Itoa(n))
+		}
+	})
+	plan := func(tx *repo.Tx) (repo.Plan, error) {
+		return repo.Plan{Meta: repo.Meta{Op: repo.OpEdit, Tool: "test"}, Changes: []repo.Change{
+			{Path: "secret.txt", Delete: true}, {Path: "sub/b.txt", Content: []byte("agent\n")}}}, nil
+	}
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "secret.txt", "sub/b.txt"), repo.RecordOutside, plan)
+	restore()
+	if !errors.Is(err, repo.ErrFileChanged) {
+		t.Fatalf("err = %v, want the file-changed refusal", err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "secret.txt"))
+	if err != nil || fi.Mode().Perm() != 0o600 || gittest.ReadFile(t, dir, "secret.txt") != "s\n" {
+		t.Fatalf("secret.txt after the failed operation: %v %v", fi, err)
+	}
+}
+
+// TestAttackLookalikeOfATemporaryFileSurvives keeps a person's file whose
+// name starts like git-edit's temporary files.
+func TestAttackLookalikeOfATemporaryFileSurvives(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n", ".f.txt.git-edit-notes": "mine\n", ".f.txt.git-edit-0123456789AB": "mine too\n"})
+	r, s := open(t, dir, "s")
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "two", false)); err != nil {
+		t.Fatal(err)
+	}
+	if gittest.Status(t, dir) != " M f.txt\n" {
+		t.Fatalf("status: %q", gittest.Status(t, dir))
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

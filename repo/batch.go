@@ -249,8 +249,8 @@ func writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbing.Hash]pen
 	}
 	base := filepath.Join(dir, "pack-"+checksum.String())
 	// The keep first: a gc must never see the pack without it.
-	if err := os.WriteFile(base+".keep", []byte(keepTag()), 0o444); err != nil {
-		return "", fmt.Errorf("write keep file: %w", err)
+	if err := writeKeep(base + ".keep"); err != nil {
+		return "", err
 	}
 	if err := os.Chmod(packTmp.Name(), 0o444); err != nil {
 		os.Remove(base + ".keep")
@@ -269,6 +269,21 @@ func writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbing.Hash]pen
 		return "", err
 	}
 	return base, nil
+}
+
+// writeKeep writes a keep file, fsynced: an empty one left by a power cut
+// would not read as git-edit's and would keep its pack forever.
+func writeKeep(name string) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
+	if err != nil {
+		return fmt.Errorf("write keep file: %w", err)
+	}
+	_, err = f.WriteString(keepTag())
+	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write keep file: %w", err)
+	}
+	return nil
 }
 
 // packObjectHeader is a pack entry's header: the type in bits 4-6 of the

@@ -30,6 +30,9 @@ var (
 	// read and its write. Nothing was written; Apply retries a few times
 	// before it returns this.
 	ErrFileChanged = errors.New("the file changed while editing; nothing was written")
+	// ErrRestoreFailed: an operation failed, and putting the files back as
+	// they were failed too; the error says which file holds what.
+	ErrRestoreFailed = errors.New("restoring the files failed")
 )
 
 // DefaultMaxFileSize is the largest file git-edit reads for editing unless
@@ -45,8 +48,11 @@ type FileState struct {
 	// Blob is the content's blob id once known (zero until computed); it
 	// saves hashing a large file more than once per operation.
 	Blob plumbing.Hash
-	// perm holds the permission bits found on disk (ReadWorkFile only).
-	perm fs.FileMode
+	// perm, uid and gid are the permission bits and owner found on disk
+	// (ReadWorkFile only); a file put back after a failed operation gets
+	// them again.
+	perm     fs.FileMode
+	uid, gid uint32
 }
 
 // entry is the tree entry this state would be recorded as.
@@ -117,7 +123,8 @@ func ReadWorkFile(p Path, maxSize int64) (FileState, error) {
 	if _, err := io.ReadFull(f, content); err != nil {
 		return st, fmt.Errorf("read %s: %w", p.Rel, err)
 	}
-	st.Exists, st.Content, st.Mode, st.perm = true, content, modeOf(fi.mode), fi.mode.Perm()
+	st.Exists, st.Content, st.Mode = true, content, modeOf(fi.mode)
+	st.perm, st.uid, st.gid = fi.mode.Perm(), fi.uid, fi.gid
 	return st, nil
 }
 
@@ -175,175 +182,303 @@ func changedError(rel, how string) error {
 
 // writeFileAtomic replaces the file at p with content so that a reader (or
 // a crash) sees either the old bytes or the new, never a mix: a temporary
-// file in the same directory, fsync, rename, fsync of the directory, all
-// relative to a directory handle (no symlink followed). An existing file
-// keeps its permission bits, with the executable bits set or cleared to
-// match mode, and its owner and group; a new file gets 0666 or 0777 less
-// the umask, and its missing parent directories are created.
+// file in the same directory, fsync, an atomic swap with the file, fsync of
+// the directory, all relative to a directory handle (no symlink followed).
+// An existing file keeps its permission bits (the executable bits follow
+// mode), its owner and its group; a new file gets 0666 or 0777 less the
+// umask, and its missing parent directories are created.
 //
-// expect is what the caller read from disk. Immediately before the rename
-// the file must still hold exactly those bytes (or still be missing), and
-// right after it the replaced file is read again: if another program wrote
-// to it in between, its bytes are put back and the error wraps
-// ErrFileChanged. What remains is a program that keeps the file open and
-// writes to it after that last read: its writes go to the replaced copy.
-func writeFileAtomic(p Path, content []byte, mode filemode.FileMode, expect FileState) error {
-	return writeFile(p, content, mode, expect, false)
+// expect is what the caller read from disk. Immediately before the swap the
+// file must still hold exactly those bytes (or still be missing); right
+// after it, the file swapped out must be the very file that was checked and
+// must still hold those bytes. Otherwise another program wrote or replaced
+// it in between: its file is swapped back, nothing of ours stays, and the
+// error wraps ErrFileChanged. What remains is a program that keeps the file
+// open and writes to it after that last check: its writes go to the
+// replaced copy. replaced reports whether the file at p is ours on return
+// (true with an error only when a later step such as the directory fsync
+// failed).
+func writeFileAtomic(p Path, content []byte, mode filemode.FileMode, expect FileState) (replaced bool, err error) {
+	return writeFile(p, FileState{Content: content, Mode: mode}, expect, false)
 }
 
-// writeFile is writeFileAtomic; putBack is true when it puts back another
-// program's bytes (see putBackIfWritten), which is checked before its rename
-// like any write but not read again after it, so that a writer that never
+// writeFile is writeFileAtomic for want's content and mode. A want read
+// from disk (a file put back) that is created anew gets its permission bits,
+// owner and group again. restoring marks a write that puts bytes back (a
+// failed operation's files, or another program's bytes on a file system
+// without an atomic swap): it is checked like any write, but has no pause
+// points and puts nothing back of its own, so that a writer that never
 // stops cannot keep git-edit putting back forever.
-func writeFile(p Path, content []byte, mode filemode.FileMode, expect FileState, putBack bool) error {
+func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, err error) {
 	top, err := p.top()
 	if err != nil {
-		return err
+		return false, err
 	}
 	dir, name := splitRel(p.Rel)
 	d, err := openWorkDir(top, dir, !expect.Exists)
 	if errors.Is(err, fs.ErrNotExist) {
-		return changedError(p.Rel, "its directory was removed")
+		return false, changedError(p.Rel, "its directory was removed")
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer d.Close()
-	var perm fs.FileMode = 0o666
-	if mode == filemode.Executable {
-		perm = 0o777
-	}
 	cur, err := lstatAt(d, name)
 	exists := err == nil
 	switch {
 	case err != nil && !errors.Is(err, unix.ENOENT):
-		return fmt.Errorf("inspect %s: %w", p.Rel, err)
+		return false, fmt.Errorf("inspect %s: %w", p.Rel, err)
 	case exists != expect.Exists:
-		return changedError(p.Rel, map[bool]string{true: "it was created", false: "it was deleted"}[exists])
+		return false, changedError(p.Rel, map[bool]string{true: "it was created", false: "it was deleted"}[exists])
 	case exists && !cur.mode.IsRegular():
-		return changedError(p.Rel, "it was replaced by a "+Kind(cur.mode))
+		return false, changedError(p.Rel, "it was replaced by a "+Kind(cur.mode))
 	case exists && cur.mode.Perm()&0o200 == 0:
-		return readOnlyError(p.Rel)
-	case exists:
-		perm = cur.mode.Perm()
-		if mode == filemode.Executable {
-			perm |= (perm & 0o444) >> 2
-		} else {
-			perm &^= 0o111
-		}
+		return false, readOnlyError(p.Rel)
 	}
-	prefix := "." + name + ".git-edit-"
-	removeStaleTemps(d, prefix)
-	var suffix [6]byte
-	rand.Read(suffix[:])
-	tmp := prefix + hex.EncodeToString(suffix[:])
+	perm, owner, setPerm := newFileAttrs(cur, exists, want)
+	removeStaleTemps(d, name)
+	tmp := tempName(name)
 	fd, err := unix.Openat(d.fd(), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
 	if err != nil {
-		return fmt.Errorf("create temporary file for %s: %w", p.Rel, err)
+		return false, fmt.Errorf("create temporary file for %s: %w", p.Rel, err)
 	}
 	f := os.NewFile(uintptr(fd), tmp)
 	removeTmp := func() { unix.Unlinkat(d.fd(), tmp, 0) }
-	fail := func(err error) error {
+	fail := func(err error) (bool, error) {
 		f.Close()
 		removeTmp()
-		return err
+		return false, err
 	}
-	if _, err := f.Write(content); err != nil {
+	if _, err := f.Write(want.Content); err != nil {
 		return fail(fmt.Errorf("write %s: %w", p.Rel, err))
 	}
 	crashPoint("temp-written")
-	if exists {
-		// The umask applied at creation; an existing file's bits win.
+	if setPerm {
+		// The umask applied at creation; the file's own bits win.
 		if err := f.Chmod(perm); err != nil {
 			return fail(fmt.Errorf("chmod %s: %w", p.Rel, err))
 		}
-		if err := keepOwner(f, p.Rel, cur); err != nil {
+	}
+	if owner != nil {
+		if err := keepOwner(f, p.Rel, *owner); err != nil {
 			return fail(err)
 		}
 	}
 	if err := f.Sync(); err != nil {
 		return fail(fmt.Errorf("sync %s: %w", p.Rel, err))
 	}
+	ours, err := fstat(f)
+	if err != nil {
+		return fail(fmt.Errorf("inspect %s: %w", p.Rel, err))
+	}
 	if err := f.Close(); err != nil {
 		removeTmp()
-		return fmt.Errorf("close %s: %w", p.Rel, err)
+		return false, fmt.Errorf("close %s: %w", p.Rel, err)
 	}
-	if !putBack {
+	if !restoring {
 		pause("before-rename", p.Rel)
 	}
 	old, err := openUnchanged(d, name, p.Rel, expect)
 	if err != nil {
 		removeTmp()
-		return err
+		return false, err
 	}
-	if !putBack {
+	if !restoring {
 		pause("checked", p.Rel)
 	}
 	if old == nil {
 		// A new file: the rename must not replace one created meanwhile.
-		err = unix.Renameat2(d.fd(), tmp, d.fd(), name, unix.RENAME_NOREPLACE)
-		if errors.Is(err, unix.EEXIST) {
+		if err := renameNoReplace(d, tmp, name); err != nil {
 			removeTmp()
-			return changedError(p.Rel, "it was created")
+			if errors.Is(err, unix.EEXIST) {
+				return false, changedError(p.Rel, "it was created")
+			}
+			return false, fmt.Errorf("create %s: %w", p.Rel, err)
 		}
-	} else {
-		defer old.Close()
-		err = unix.Renameat(d.fd(), tmp, d.fd(), name)
+		return true, syncDirOf(d, p.Rel)
 	}
+	defer old.Close()
+	checked, err := fstat(old)
 	if err != nil {
 		removeTmp()
-		return fmt.Errorf("replace %s: %w", p.Rel, err)
+		return false, fmt.Errorf("inspect %s: %w", p.Rel, err)
 	}
-	if err := d.f.Sync(); err != nil {
-		return fmt.Errorf("sync directory of %s: %w", p.Rel, err)
+	switch err := exchange(d, tmp, name); {
+	case errors.Is(err, errNoExchange):
+		return replaceAndPutBack(d, p, tmp, name, old, want, expect, restoring)
+	case err != nil:
+		removeTmp()
+		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
 	}
-	if old != nil && !putBack {
-		return putBackIfWritten(p, old, expect, FileState{Exists: true, Content: content, Mode: mode})
+	// tmp now names the file that was at p: it must be the file checked,
+	// holding what was read. If not, swap it back and drop ours.
+	why := ""
+	if out, err := lstatAt(d, tmp); err != nil || !out.same(checked) {
+		why = "it was replaced"
+	} else if same, err := holds(old, expect.Content); err != nil || !same {
+		why = "it was written"
 	}
-	return nil
+	if why != "" {
+		if now, err := lstatAt(d, name); err != nil || !now.same(ours) {
+			// Replaced again since our swap: leave both as they are.
+			return false, fmt.Errorf("%w; and it was replaced again right after (the version git-edit read is kept as %s)", changedError(p.Rel, why), path.Join(dir, tmp))
+		}
+		if err := exchange(d, tmp, name); err != nil {
+			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, tmp))
+		}
+		removeTmp()
+		return false, changedError(p.Rel, why)
+	}
+	removeTmp()
+	return true, syncDirOf(d, p.Rel)
+}
+
+// replaceAndPutBack is the end of writeFile on file systems that cannot swap
+// two names atomically: rename over the file, then read the replaced file
+// once more; bytes another program wrote to it in the meantime are written
+// back (read up to maxPutBack) and the error wraps ErrFileChanged.
+func replaceAndPutBack(d *workDir, p Path, tmp, name string, old *os.File, want, expect FileState, restoring bool) (bool, error) {
+	if err := unix.Renameat(d.fd(), tmp, d.fd(), name); err != nil {
+		unix.Unlinkat(d.fd(), tmp, 0)
+		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
+	}
+	if err := syncDirOf(d, p.Rel); err != nil || restoring {
+		return true, err
+	}
+	if same, err := holds(old, expect.Content); err != nil || same {
+		return true, err
+	}
+	again, err := io.ReadAll(io.NewSectionReader(old, 0, maxPutBack))
+	if err == nil && int64(len(again)) == maxPutBack {
+		err = fmt.Errorf("over %d bytes", maxPutBack)
+	}
+	if err == nil {
+		_, err = writeFile(p, FileState{Content: again, Mode: expect.Mode}, FileState{Exists: true, Content: want.Content, Mode: want.Mode}, true)
+	}
+	if err != nil {
+		return true, fmt.Errorf("%w: %s: another program wrote to it while git-edit replaced it, and putting its bytes back failed: %w", ErrRestoreFailed, p.Rel, err)
+	}
+	return false, changedError(p.Rel, "it was written")
+}
+
+// maxPutBack bounds what replaceAndPutBack reads back.
+const maxPutBack = 1 << 30
+
+// newFileAttrs decides the temporary file's permission bits and owner: an
+// existing file's bits (executable bits set where readable, or cleared, to
+// match want.Mode; bits already set are kept as they are) and owner; for a
+// file put back, the bits and owner it had; else 0666 or 0777 less the
+// umask. setPerm says whether the bits must be set past the umask.
+func newFileAttrs(cur fileInfo, exists bool, want FileState) (perm fs.FileMode, owner *fileInfo, setPerm bool) {
+	switch {
+	case exists:
+		perm = cur.mode.Perm()
+		if want.Mode == filemode.Executable {
+			if perm&0o111 == 0 {
+				perm |= (perm & 0o444) >> 2
+			}
+		} else {
+			perm &^= 0o111
+		}
+		return perm, &cur, true
+	case want.perm != 0:
+		return want.perm, &fileInfo{uid: want.uid, gid: want.gid}, true
+	case want.Mode == filemode.Executable:
+		return 0o777, nil, false
+	}
+	return 0o666, nil, false
 }
 
 // removeFile deletes the file at p (undoing its creation) through a
-// directory handle, with the same check as writeFileAtomic: the file must
-// still hold expect's bytes right before the unlink, and bytes another
-// program wrote to it in the meantime are put back (ErrFileChanged). A file
-// already gone, as expected, is not an error.
-func removeFile(p Path, expect FileState) error {
+// directory handle, with the same checks as writeFileAtomic: right before,
+// the file must hold expect's bytes; it is then moved aside atomically, and
+// must prove to be the file checked, still holding those bytes, before it is
+// unlinked; otherwise it is moved back (ErrFileChanged). A file already
+// gone, as expected, is not an error. restoring is as for writeFile.
+func removeFile(p Path, expect FileState, restoring bool) (removed bool, err error) {
 	top, err := p.top()
 	if err != nil {
-		return err
+		return false, err
 	}
 	dir, name := splitRel(p.Rel)
 	d, err := openWorkDir(top, dir, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		if expect.Exists {
-			return changedError(p.Rel, "it was deleted")
+			return false, changedError(p.Rel, "it was deleted")
 		}
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer d.Close()
-	pause("before-rename", p.Rel)
+	if !restoring {
+		pause("before-rename", p.Rel)
+	}
 	old, err := openUnchanged(d, name, p.Rel, expect)
 	if err != nil || old == nil {
-		return err
+		return false, err
 	}
-	pause("checked", p.Rel)
 	defer old.Close()
-	if err := unix.Unlinkat(d.fd(), name, 0); err != nil {
-		return fmt.Errorf("remove %s: %w", p.Rel, err)
+	if !restoring {
+		pause("checked", p.Rel)
 	}
+	checked, err := fstat(old)
+	if err != nil {
+		return false, fmt.Errorf("inspect %s: %w", p.Rel, err)
+	}
+	aside := tempName(name)
+	if err := renameNoReplace(d, name, aside); err != nil {
+		return false, fmt.Errorf("remove %s: %w", p.Rel, err)
+	}
+	why := ""
+	if out, err := lstatAt(d, aside); err != nil || !out.same(checked) {
+		why = "it was replaced"
+	} else if same, err := holds(old, expect.Content); err != nil || !same {
+		why = "it was written"
+	}
+	if why != "" {
+		if err := renameNoReplace(d, aside, name); err != nil {
+			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, aside))
+		}
+		return false, changedError(p.Rel, why)
+	}
+	if err := unix.Unlinkat(d.fd(), aside, 0); err != nil {
+		return true, fmt.Errorf("remove %s: %w", p.Rel, err)
+	}
+	return true, syncDirOf(d, p.Rel)
+}
+
+// syncDirOf fsyncs d, the directory of rel, so a rename in it survives a
+// power loss.
+func syncDirOf(d *workDir, rel string) error {
 	if err := d.f.Sync(); err != nil {
-		return fmt.Errorf("sync directory of %s: %w", p.Rel, err)
+		return fmt.Errorf("sync the directory of %s: %w", rel, err)
 	}
-	return putBackIfWritten(p, old, expect, FileState{})
+	return nil
+}
+
+// tempName is a new temporary name beside name: "." name ".git-edit-" and
+// 12 hex digits (see isTempOf).
+func tempName(name string) string {
+	var suffix [6]byte
+	rand.Read(suffix[:])
+	return "." + name + ".git-edit-" + hex.EncodeToString(suffix[:])
+}
+
+// isTempOf reports whether n is a temporary name of name (see tempName).
+func isTempOf(n, name string) bool {
+	rest, ok := strings.CutPrefix(n, "."+name+".git-edit-")
+	if !ok || len(rest) != 12 {
+		return false
+	}
+	_, err := hex.DecodeString(rest)
+	return err == nil && strings.ToLower(rest) == rest
 }
 
 // openUnchanged checks that name in d still holds what expect says and
-// returns the file, open for reading, so that it can be read again after
-// the rename (nil when expect says it does not exist, and it does not).
+// returns the file, open for reading, so that it can be checked again
+// after the swap (nil when expect says it does not exist, and it does not).
 func openUnchanged(d *workDir, name, rel string, expect FileState) (*os.File, error) {
 	if !expect.Exists {
 		if _, err := lstatAt(d, name); err == nil {
@@ -397,49 +532,36 @@ func holds(f *os.File, want []byte) (bool, error) {
 	}
 }
 
-// putBackIfWritten reads the replaced file old once more. If another
-// program wrote to it after the check (between the check and the rename,
-// or through a descriptor opened before the rename), its bytes would be
-// lost: they are written back at p, replacing ours (now), and the error
-// wraps ErrFileChanged.
-func putBackIfWritten(p Path, old *os.File, expect, now FileState) error {
-	if same, err := holds(old, expect.Content); err != nil || same {
-		return err
-	}
-	again, err := io.ReadAll(io.NewSectionReader(old, 0, 1<<62))
+// keepOwner gives the temporary file f the owner and group that are
+// wanted (those of the file it replaces), so that an edit never changes who
+// owns a file: it compares with what f got (in a setgid directory, the
+// directory's group) and changes what differs. It needs git-edit to run as
+// root, or as the owner and a member of the group; otherwise the write is
+// refused.
+func keepOwner(f *os.File, rel string, want fileInfo) error {
+	got, err := fstat(f)
 	if err != nil {
-		return fmt.Errorf("read %s again: %w", p.Rel, err)
+		return fmt.Errorf("inspect %s: %w", rel, err)
 	}
-	restore := writeFile(p, again, expect.Mode, now, true)
-	if restore != nil {
-		return errors.Join(changedError(p.Rel, "it was written"), fmt.Errorf("putting back its bytes failed: %w", restore))
-	}
-	return changedError(p.Rel, "it was written")
-}
-
-// keepOwner gives the temporary file f the owner and group of the file it
-// replaces, so that an edit never changes who owns a file (when git-edit
-// runs as root, or as a member of the file's group).
-func keepOwner(f *os.File, rel string, cur fileInfo) error {
 	uid, gid := -1, -1
-	if int(cur.uid) != os.Geteuid() {
-		uid = int(cur.uid)
+	if got.uid != want.uid {
+		uid = int(want.uid)
 	}
-	if int(cur.gid) != os.Getegid() {
-		gid = int(cur.gid)
+	if got.gid != want.gid {
+		gid = int(want.gid)
 	}
 	if uid == -1 && gid == -1 {
 		return nil
 	}
 	if err := f.Chown(uid, gid); err != nil {
-		return fmt.Errorf("%w: %s is owned by uid %d, gid %d, and git-edit (uid %d) cannot give the rewritten file that owner and group (%v); nothing was written; run git-edit as the file's owner", ErrPermission, rel, cur.uid, cur.gid, os.Geteuid(), err)
+		return fmt.Errorf("%w: %s is owned by uid %d, gid %d, and git-edit (uid %d) cannot give the rewritten file that owner and group; nothing was written; run git-edit as the file's owner: %w", ErrPermission, rel, want.uid, want.gid, os.Geteuid(), err)
 	}
 	return nil
 }
 
-// removeStaleTemps deletes temporary files of this path left by a writer
-// that crashed: under the edit lock no other writer can own one.
-func removeStaleTemps(d *workDir, prefix string) {
+// removeStaleTemps deletes temporary files of name left by a writer that
+// crashed (see tempName): under the edit lock no other writer can own one.
+func removeStaleTemps(d *workDir, name string) {
 	dup, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return
@@ -448,7 +570,7 @@ func removeStaleTemps(d *workDir, prefix string) {
 	defer list.Close()
 	names, _ := list.Readdirnames(-1)
 	for _, n := range names {
-		if strings.HasPrefix(n, prefix) {
+		if isTempOf(n, name) {
 			unix.Unlinkat(d.fd(), n, 0)
 		}
 	}

@@ -33,6 +33,8 @@ type Path struct {
 	// Rel is the path relative to the worktree top, slash-separated: the
 	// path the session's trees and trailers use.
 	Rel string
+	// worktree is the worktree top every file operation starts from.
+	worktree string
 }
 
 // Resolve turns a path argument (absolute, or relative to root) into a Path
@@ -100,11 +102,11 @@ func (r *Repo) resolve(root, arg string, recorded bool) (Path, error) {
 		// whatever it is now.
 		dirReal, err := realPath(filepath.Dir(abs))
 		if err != nil {
-			return Path{}, fmt.Errorf("%w: %s: a directory on its way: %v", ErrPathRefused, arg, err)
+			return Path{}, fmt.Errorf("%w: %s: a directory on its way: %w", ErrPathRefused, arg, err)
 		}
 		real = filepath.Join(dirReal, filepath.Base(abs))
 	} else if real, err = realPath(abs); err != nil {
-		return Path{}, fmt.Errorf("%w: %s: %v", ErrPathRefused, arg, err)
+		return Path{}, fmt.Errorf("%w: %s: %w", ErrPathRefused, arg, err)
 	}
 	if !isUnder(real, rootReal) || !isUnder(real, r.Top) {
 		return Path{}, fmt.Errorf("%w: %s resolves to %s, outside the root %s; edit only files inside it (or pass --root)", ErrPathRefused, arg, real, rootReal)
@@ -129,7 +131,7 @@ func (r *Repo) resolve(root, arg string, recorded bool) (Path, error) {
 			return Path{}, &NestedRepoError{Arg: arg, Top: dir}
 		}
 	}
-	return Path{Abs: real, Rel: filepath.ToSlash(rel)}, nil
+	return Path{Abs: real, Rel: filepath.ToSlash(rel), worktree: r.Top}, nil
 }
 
 // realPath resolves symlinks in abs. Trailing components that do not exist

@@ -52,8 +52,9 @@ type Repo struct {
 //
 // Either reader is made to survive an external `git gc`: it lists the packs
 // once, so an object that gc moved into a new pack looks missing. On "not
-// found" the reader rescans the packs and tries once more (cheap with
-// packidx: a directory listing).
+// found" the reader rescans the packs and tries again, up to three times
+// (cheap with packidx: a directory listing), since a concurrent repack may
+// be between writing its pack and deleting the old ones.
 //
 // Read through objectStore's own EncodedObject and HasEncodedObject, never
 // through the embedded Storage's: those are go-git's reader, whose first
@@ -87,7 +88,12 @@ func (s objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plum
 		return obj, nil
 	}
 	obj, err := s.read.EncodedObject(t, h)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
+	for range 3 {
+		if !errors.Is(err, plumbing.ErrObjectNotFound) {
+			break
+		}
+		// A concurrent gc or repack may be between writing its new pack
+		// and deleting the old ones: look again, a few times.
 		s.read.Reload()
 		obj, err = s.read.EncodedObject(t, h)
 	}
@@ -102,6 +108,9 @@ func (s objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plum
 func (s objectStore) HasAsListed(h plumbing.Hash) bool { return s.read.HasEncodedObject(h) == nil }
 
 func (s objectStore) HasEncodedObject(h plumbing.Hash) error {
+	if _, ok := s.pending.get(h); ok {
+		return nil
+	}
 	err := s.read.HasEncodedObject(h)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		s.read.Reload()

@@ -153,9 +153,10 @@ const maxWriteAttempts = 3
 //
 // When another program writes one of the files between Apply's read and
 // its write (ErrFileChanged), nothing is written and the operation starts
-// over from the read, so the other program's bytes are recorded and kept;
-// plan may therefore run more than once. After maxWriteAttempts the error
-// is returned.
+// over from the read, so the other program's bytes are recorded (under
+// RecordOutside) or refused (under RefuseOutside, *OutsideChangeError) and
+// kept either way; plan may therefore run more than once. After
+// maxWriteAttempts the error is returned.
 func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
 	unlock, err := s.Repo.Lock(ctx)
 	if err != nil {
@@ -165,7 +166,10 @@ func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy,
 	pause("locked", "")
 	for attempt := 1; ; attempt++ {
 		out, err := s.applyOnce(ctx, paths, policy, plan)
-		if !errors.Is(err, ErrFileChanged) || attempt == maxWriteAttempts {
+		// Start over only when everything was put back: after a failed
+		// restore, the disk holds bytes of this attempt that a new one
+		// would take for a person's.
+		if !errors.Is(err, ErrFileChanged) || errors.Is(err, ErrRestoreFailed) || attempt == maxWriteAttempts {
 			return out, err
 		}
 	}
@@ -263,8 +267,15 @@ func (s *Session) applyOnce(ctx context.Context, paths []Path, policy OutsidePol
 	crashPoint("files-written")
 	pause("files-written", "")
 	if err := s.Repo.UpdateRef(s.Ref(), tx.Tip, out.Commit, subject); err != nil {
+		// The reflog may name the commit already, and a failure after
+		// the ref's rename leaves the ref moved: from here on the pack
+		// stays (as an ordinary one).
+		batch.release()
+		if cur, rerr := s.Repo.ReadRef(s.Ref()); rerr == nil && cur == out.Commit {
+			return out, nil // the update happened; only a later step failed
+		}
 		if rerr := s.restoreFiles(paths, changes, tx.Files, out.After); rerr != nil {
-			return Outcome{}, fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
+			return Outcome{}, fmt.Errorf("%w; and %w: %w", err, ErrRestoreFailed, rerr)
 		}
 		return Outcome{}, err
 	}
@@ -431,22 +442,28 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]Entry, meta Me
 
 // writeFiles puts every change on disk; before holds what was read, which
 // each file must still hold when it is replaced (see writeFileAtomic). If a
-// write fails, earlier ones are undone.
+// write fails, the files already written, and the failing one if it was
+// replaced before its failure, get their old bytes back.
 func (s *Session) writeFiles(paths []Path, changes []Change, before map[string]FileState) error {
 	byRel := pathsByRel(paths)
 	written := map[string]FileState{}
 	for i, c := range changes {
+		var replaced bool
 		var err error
 		if c.Delete {
-			err = removeFile(byRel[c.Path], before[c.Path])
+			replaced, err = removeFile(byRel[c.Path], before[c.Path], false)
 			written[c.Path] = FileState{}
 		} else {
-			err = writeFileAtomic(byRel[c.Path], c.Content, c.Mode, before[c.Path])
+			replaced, err = writeFileAtomic(byRel[c.Path], c.Content, c.Mode, before[c.Path])
 			written[c.Path] = FileState{Exists: true, Content: c.Content, Mode: c.Mode}
 		}
 		if err != nil {
-			if rerr := s.restoreFiles(paths, changes[:i], before, written); rerr != nil {
-				return fmt.Errorf("%w; and restoring the files failed: %w", err, rerr)
+			done := changes[:i]
+			if replaced {
+				done = changes[:i+1]
+			}
+			if rerr := s.restoreFiles(paths, done, before, written); rerr != nil {
+				return fmt.Errorf("%w; and %w: %w", err, ErrRestoreFailed, rerr)
 			}
 			return err
 		}
@@ -454,8 +471,9 @@ func (s *Session) writeFiles(paths []Path, changes []Change, before map[string]F
 	return nil
 }
 
-// restoreFiles puts the given paths back as they were before; written
-// holds what this operation put there.
+// restoreFiles puts the given paths back as they were before (bits and
+// owner too); written holds what this operation put there, which each file
+// must still hold.
 func (s *Session) restoreFiles(paths []Path, changes []Change, before, written map[string]FileState) error {
 	byRel := pathsByRel(paths)
 	var errs []error
@@ -463,9 +481,9 @@ func (s *Session) restoreFiles(paths []Path, changes []Change, before, written m
 		b := before[c.Path]
 		var err error
 		if b.Exists {
-			err = writeFileAtomic(byRel[c.Path], b.Content, b.Mode, written[c.Path])
+			_, err = writeFile(byRel[c.Path], b, written[c.Path], true)
 		} else {
-			err = removeFile(byRel[c.Path], written[c.Path])
+			_, err = removeFile(byRel[c.Path], written[c.Path], true)
 		}
 		errs = append(errs, err)
 	}

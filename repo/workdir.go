@@ -41,12 +41,19 @@ type workDir struct {
 func (d *workDir) fd() int      { return int(d.f.Fd()) }
 func (d *workDir) Close() error { return d.f.Close() }
 
-// top returns the worktree top p belongs to: Abs is the top joined with Rel.
+// top returns the worktree top p belongs to: the one Resolve recorded, or
+// for a Path made by hand, Abs less Rel.
 func (p Path) top() (string, error) {
+	if p.worktree != "" {
+		return p.worktree, nil
+	}
 	rel := strings.ReplaceAll(p.Rel, "/", string(os.PathSeparator))
 	top, ok := strings.CutSuffix(p.Abs, string(os.PathSeparator)+rel)
 	if !ok || p.Rel == "" {
 		return "", fmt.Errorf("internal error: path %q is not %q below a worktree", p.Abs, p.Rel)
+	}
+	if top == "" {
+		top = string(os.PathSeparator)
 	}
 	return top, nil
 }
@@ -59,7 +66,9 @@ func (p Path) top() (string, error) {
 func openWorkDir(top, dir string, create bool) (*workDir, error) {
 	f, err := os.OpenFile(top, os.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
-		return nil, fmt.Errorf("open worktree %s: %w", top, err)
+		// Not wrapped: a worktree that cannot be opened must not read as
+		// "file missing" (fs.ErrNotExist) to the callers.
+		return nil, fmt.Errorf("open the worktree %s: %s", top, err.Error())
 	}
 	d := &workDir{f: f}
 	if dir == "" || dir == "." {
@@ -97,7 +106,7 @@ func openDirAt(d *workDir, name string, create bool) (*workDir, error) {
 		case errors.Is(err, unix.ENOENT):
 			return nil, fmt.Errorf("directory %s: %w", rel, fs.ErrNotExist)
 		case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
-			return nil, fmt.Errorf("%w: %s is not a directory (a symlink or a file is in its place); nothing was read or written there; check what replaced it and run the command again", ErrPathChanged, rel)
+			return nil, fmt.Errorf("%w: %s is not a directory (a symlink or a file is in its place); nothing was read or written there", ErrPathChanged, rel)
 		}
 		return nil, fmt.Errorf("open directory %s: %w", rel, err)
 	}
@@ -119,6 +128,9 @@ type fileInfo struct {
 	uid, gid uint32
 	dev, ino uint64
 }
+
+// same reports whether two infos describe the same file (not a copy).
+func (fi fileInfo) same(other fileInfo) bool { return fi.dev == other.dev && fi.ino == other.ino }
 
 func infoOf(st *unix.Stat_t) fileInfo {
 	mode := fs.FileMode(st.Mode & 0o777)
@@ -156,4 +168,30 @@ func openFileAt(d *workDir, name string) (*os.File, error) {
 		return nil, err
 	}
 	return os.NewFile(uintptr(fd), path.Join(d.rel, name)), nil
+}
+
+// renameNoReplace renames from to to inside d unless to exists (EEXIST).
+// Where the file system lacks renameat2 (NFS, some FUSE file systems) it
+// links and unlinks instead, which is as atomic for this purpose.
+func renameNoReplace(d *workDir, from, to string) error {
+	err := unix.Renameat2(d.fd(), from, d.fd(), to, unix.RENAME_NOREPLACE)
+	if !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOSYS) {
+		return err
+	}
+	if err := unix.Linkat(d.fd(), from, d.fd(), to, 0); err != nil {
+		return err
+	}
+	return unix.Unlinkat(d.fd(), from, 0)
+}
+
+// errNoExchange: the file system cannot swap two names atomically.
+var errNoExchange = errors.New("no RENAME_EXCHANGE")
+
+// exchange swaps the files named a and b inside d atomically.
+func exchange(d *workDir, a, b string) error {
+	err := unix.Renameat2(d.fd(), a, d.fd(), b, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
+		return errNoExchange
+	}
+	return err
 }

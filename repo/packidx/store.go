@@ -10,7 +10,7 @@
 // OFS_DELTA or REF_DELTA, in any number of packs, and through
 // objects/info/alternates) with the cost of the few pages it touches.
 //
-// It only reads. Writing stays with go-git's loose-object writer.
+// It only reads; package repo writes (one pack per operation).
 package packidx
 
 import (
@@ -153,11 +153,6 @@ func (s *Store) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 			return 0, nil, err
 		}
 		typ, b, err := s.readPacked(p, off)
-		if errors.Is(err, fs.ErrNotExist) {
-			// The pack went between its index and its data being mapped:
-			// reported as missing, so that the caller rescans.
-			return 0, nil, fmt.Errorf("read %s: pack deleted while reading (%v): %w", h, err, plumbing.ErrObjectNotFound)
-		}
 		if err != nil {
 			return 0, nil, fmt.Errorf("read %s: %w", h, err)
 		}
@@ -199,6 +194,11 @@ func (s *Store) findPacked(h plumbing.Hash) (*pack, error) {
 			return nil, err
 		}
 		if x.Contains(h) {
+			if _, err := p.data(); errors.Is(err, plumbing.ErrObjectNotFound) {
+				// Its pack file is gone (a concurrent repack wrote the
+				// objects into a new pack first): look in the others.
+				continue
+			}
 			return p, nil
 		}
 	}
