@@ -15,36 +15,15 @@ import (
 	"github.com/git-edit/git-edit/repo/gittest"
 )
 
-// isolateGit gives the test an environment in which only what it sets
-// reaches git and git-edit: no system config, an empty global config file
-// (its path is returned), none of git's repository variables, no SUDO_UID.
-func isolateGit(t *testing.T) string {
-	t.Helper()
-	global := filepath.Join(t.TempDir(), "global.gitconfig")
-	must(t, os.WriteFile(global, nil, 0o644))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", global)
-	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
-		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "SUDO_UID"} {
-		t.Setenv(v, "") // restored after the test
-		os.Unsetenv(v)
-	}
-	return global
-}
-
 // gitEnv runs git in dir with the test's environment as it is now (what
 // git-edit sees too) and a fixed identity; a failure fails the test.
 func gitEnv(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com", "LC_ALL=C")
-	out, err := cmd.CombinedOutput()
+	out, err := gittest.GitHere(dir, args...)
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	return string(out)
+	return out
 }
 
 // writeCall runs text_editor write of path with content from root.
@@ -66,7 +45,7 @@ func TestAttackEditRefusedInAnotherUsersRepository(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: the test hands a repository to another user (chown) to check git-edit's ownership rule")
 	}
-	global := isolateGit(t)
+	global := gittest.Isolate(t)
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "person's\n"})
 	if out, err := exec.Command("chown", "-R", "65534:65534", dir).CombinedOutput(); err != nil {
 		t.Fatalf("chown: %v\n%s", err, out)
@@ -114,7 +93,7 @@ func TestAttackEditRefusedInAnotherUsersRepository(t *testing.T) {
 }
 
 func TestAttackEditRefusedInUnsupportedFormatWritesNothing(t *testing.T) {
-	isolateGit(t)
+	gittest.Isolate(t)
 	tests := []struct {
 		name   string
 		init   []string // git init options
@@ -148,7 +127,7 @@ func TestAttackEditRefusedInUnsupportedFormatWritesNothing(t *testing.T) {
 }
 
 func TestAttackGitDirEditLandsInTheNamedRepository(t *testing.T) {
-	isolateGit(t)
+	gittest.Isolate(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	must(t, err)
 	// decoy is the repository the worktree sits in; sep.git is the one
@@ -212,7 +191,7 @@ func TestAttackGitDirEditLandsInTheNamedRepository(t *testing.T) {
 }
 
 func TestAttackWorktreeConfigReachesTheEngine(t *testing.T) {
-	isolateGit(t)
+	gittest.Isolate(t)
 	main := gittest.NewWithCommit(t, map[string]string{"f.txt": "x\n"})
 	linked := filepath.Join(filepath.Dir(main), "linked")
 	gittest.Git(t, main, "worktree", "add", "-q", linked)

@@ -312,19 +312,13 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 	}
 	// tmp now names the file that was at p: it must be the file checked,
 	// holding what was read. If not, swap it back and drop ours.
-	why := ""
-	if out, err := lstatAt(d, tmp); err != nil || !out.same(checked) {
-		why = "it was replaced"
-	} else if same, err := holds(old, expect.Content); err != nil || !same {
-		why = "it was written"
-	}
-	if why != "" {
+	if why := provenUnchanged(d, tmp, old, checked, expect); why != "" {
 		if now, err := lstatAt(d, name); err != nil || !now.same(ours) {
 			// Replaced again since our swap: leave both as they are.
-			return false, fmt.Errorf("%w; and it was replaced again right after (the version git-edit read is kept as %s)", changedError(p.Rel, why), path.Join(dir, tmp))
+			return false, fmt.Errorf("%w; and it was replaced again right after (the version git-edit read is kept as %s)", changedError(p.Rel, why), path.Join(dir, keepAside(d, tmp, name)))
 		}
 		if err := exchange(d, tmp, name); err != nil {
-			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, tmp))
+			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, keepAside(d, tmp, name)))
 		}
 		removeTmp()
 		return false, changedError(p.Rel, why)
@@ -431,15 +425,9 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	if err := renameNoReplace(d, name, aside); err != nil {
 		return false, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
-	why := ""
-	if out, err := lstatAt(d, aside); err != nil || !out.same(checked) {
-		why = "it was replaced"
-	} else if same, err := holds(old, expect.Content); err != nil || !same {
-		why = "it was written"
-	}
-	if why != "" {
+	if why := provenUnchanged(d, aside, old, checked, expect); why != "" {
 		if err := renameNoReplace(d, aside, name); err != nil {
-			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, aside))
+			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, keepAside(d, aside, name)))
 		}
 		return false, changedError(p.Rel, why)
 	}
@@ -447,6 +435,20 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 		return true, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
 	return true, syncDirOf(d, p.Rel)
+}
+
+// provenUnchanged checks the file moved to name in d (by a swap, or aside
+// before an unlink): it must be the file old, checked before the move
+// (checked is its fstat), and still hold expect's bytes. It returns "" or
+// what another program did meanwhile.
+func provenUnchanged(d *workDir, name string, old *os.File, checked fileInfo, expect FileState) (why string) {
+	if moved, err := lstatAt(d, name); err != nil || !moved.same(checked) {
+		return "it was replaced"
+	}
+	if same, err := holds(old, expect.Content); err != nil || !same {
+		return "it was written"
+	}
+	return ""
 }
 
 // syncDirOf fsyncs d, the directory of rel, so a rename in it survives a
@@ -464,6 +466,16 @@ func tempName(name string) string {
 	var suffix [6]byte
 	rand.Read(suffix[:])
 	return "." + name + ".git-edit-" + hex.EncodeToString(suffix[:])
+}
+
+// keepAside renames the temporary file tmp, which holds bytes that must not
+// be lost, to a name that removeStaleTemps leaves alone, and returns it.
+func keepAside(d *workDir, tmp, name string) string {
+	kept := "." + name + ".git-edit-kept-" + strings.TrimPrefix(tmp, "."+name+".git-edit-")
+	if err := renameNoReplace(d, tmp, kept); err != nil {
+		return tmp
+	}
+	return kept
 }
 
 // isTempOf reports whether n is a temporary name of name (see tempName).

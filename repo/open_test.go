@@ -13,36 +13,6 @@ import (
 	"github.com/git-edit/git-edit/repo/gittest"
 )
 
-// isolate gives the test an environment in which only what it sets reaches
-// git and git-edit: no system config, an empty global config file (its path
-// is returned), none of git's repository variables, no SUDO_UID.
-func isolate(t *testing.T) string {
-	t.Helper()
-	global := filepath.Join(t.TempDir(), "global.gitconfig")
-	if err := os.WriteFile(global, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", global)
-	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
-		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "SUDO_UID"} {
-		t.Setenv(v, "") // restored after the test
-		os.Unsetenv(v)
-	}
-	return global
-}
-
-// gitHere runs git in dir with the test's environment as it is now (what
-// git-edit sees too) plus a fixed identity, returning its combined output.
-func gitHere(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com", "LC_ALL=C")
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
 // gitAtLeast reports whether the git on PATH is at least major.minor.
 func gitAtLeast(t *testing.T, major, minor int) bool {
 	t.Helper()
@@ -83,7 +53,7 @@ func chown(t *testing.T, args ...string) {
 // its first line and its fix command, or "" when git accepts dir.
 func gitDubiousLines(t *testing.T, dir string) (first, fix string) {
 	t.Helper()
-	out, err := gitHere(dir, "rev-parse", "--show-toplevel")
+	out, err := gittest.GitHere(dir, "rev-parse", "--show-toplevel")
 	if err == nil {
 		return "", ""
 	}
@@ -103,7 +73,7 @@ func gitDubiousLines(t *testing.T, dir string) (first, fix string) {
 
 func TestAttackOpenRefusesDubiousOwnershipAsGitDoes(t *testing.T) {
 	requireRoot(t)
-	global := isolate(t)
+	global := gittest.Isolate(t)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +92,7 @@ func TestAttackOpenRefusesDubiousOwnershipAsGitDoes(t *testing.T) {
 	}
 	other := t.TempDir()
 	// What `git -c safe.directory=DIR` hands to the programs it runs.
-	params, err := gitHere(other, "-c", "safe.directory="+dir, "-c", "alias.params=!printenv GIT_CONFIG_PARAMETERS", "params")
+	params, err := gittest.GitHere(other, "-c", "safe.directory="+dir, "-c", "alias.params=!printenv GIT_CONFIG_PARAMETERS", "params")
 	if err != nil {
 		t.Fatalf("git alias: %v\n%s", err, params)
 	}
@@ -206,7 +176,7 @@ func TestAttackOpenRefusesDubiousOwnershipAsGitDoes(t *testing.T) {
 
 func TestAttackOpenChecksTheOwnerOfEachPart(t *testing.T) {
 	requireRoot(t)
-	isolate(t)
+	gittest.Isolate(t)
 	tests := []struct {
 		name string
 		// foreign returns the paths to hand to nobody and the directory to
@@ -311,11 +281,11 @@ func formatCases() []formatCase {
 }
 
 func TestAttackOpenRefusesFormatsGitRefuses(t *testing.T) {
-	isolate(t)
+	gittest.Isolate(t)
 	for _, tt := range formatCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := tt.setup(t)
-			out, gitErr := gitHere(dir, "status", "--porcelain")
+			out, gitErr := gittest.GitHere(dir, "status", "--porcelain")
 			// git accepts exactly what git-edit accepts, except the two
 			// formats git reads and git-edit cannot write.
 			gitOK := gitErr == nil
@@ -378,7 +348,7 @@ func newLayout(t *testing.T) layout {
 }
 
 func TestAttackOpenFollowsGitEnvironment(t *testing.T) {
-	isolate(t)
+	gittest.Isolate(t)
 	type row struct {
 		name string
 		// prepare may change the layout; it returns the directory to open
@@ -455,7 +425,7 @@ func TestAttackOpenFollowsGitEnvironment(t *testing.T) {
 				}
 				return
 			}
-			out, gitErr := gitHere(dir, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir")
+			out, gitErr := gittest.GitHere(dir, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir")
 			if tt.refuse != "" {
 				if gitErr == nil {
 					t.Fatalf("git accepts the case: %s", out)
@@ -498,7 +468,7 @@ func TestAttackOpenFollowsGitEnvironment(t *testing.T) {
 }
 
 func TestAttackWorktreeConfigIsReadWhereGitReadsIt(t *testing.T) {
-	isolate(t)
+	gittest.Isolate(t)
 	tests := []struct {
 		name string
 		ext  bool
@@ -528,7 +498,7 @@ func TestAttackWorktreeConfigIsReadWhereGitReadsIt(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, d := range []string{l.main, l.linked} {
-				out, err := gitHere(d, "config", "--get", "edit.maxFileSize")
+				out, err := gittest.GitHere(d, "config", "--get", "edit.maxFileSize")
 				if err != nil {
 					t.Fatalf("git config: %v\n%s", err, out)
 				}

@@ -226,3 +226,35 @@ func Unpack(t testing.TB, dir string) {
 		}
 	}
 }
+
+// Isolate gives the test an environment in which only what it sets reaches
+// git and git-edit: no system config, an empty global config file (its path
+// is returned), none of git's repository variables, no SUDO_UID. The
+// environment is restored after the test.
+func Isolate(t *testing.T) string {
+	t.Helper()
+	global := filepath.Join(t.TempDir(), "global.gitconfig")
+	if err := os.WriteFile(global, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
+		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_OBJECT_DIRECTORY", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "SUDO_UID"} {
+		t.Setenv(v, "")
+		os.Unsetenv(v)
+	}
+	return global
+}
+
+// GitHere runs git in dir with the test's environment as it is now (what
+// git-edit sees too, unlike Git's fixed one) plus a fixed identity, and
+// returns its combined output.
+func GitHere(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com", "LC_ALL=C")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
