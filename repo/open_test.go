@@ -195,6 +195,18 @@ func TestAttackOpenChecksTheOwnerOfEachPart(t *testing.T) {
 		{"linked worktree's git dir", func(t *testing.T, main, linked string) ([][]string, string) {
 			return [][]string{{"-R", "65534:65534", filepath.Join(main, ".git", "worktrees", "linked")}}, linked
 		}},
+		{"a .git file leading through our own symlink to a foreign git dir", func(t *testing.T, main, linked string) ([][]string, string) {
+			// The link is ours, the git dir it leads to is not: git checks
+			// where the link leads.
+			link := filepath.Join(filepath.Dir(main), "link.git")
+			if err := os.Symlink(filepath.Join(main, ".git", "worktrees", "linked"), link); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(linked, ".git"), []byte("gitdir: "+link+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return [][]string{{"-R", "65534:65534", filepath.Join(main, ".git", "worktrees", "linked")}}, linked
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -382,14 +394,18 @@ func TestAttackOpenFollowsGitEnvironment(t *testing.T) {
 		{"GIT_DIR naming a linked worktree's .git file", func(t *testing.T, l layout) (string, map[string]string) {
 			return l.linked, map[string]string{"GIT_DIR": filepath.Join(l.linked, ".git")}
 		}, ""},
-		{"GIT_COMMON_DIR", func(t *testing.T, l layout) (string, map[string]string) {
-			// Without its commondir file the linked worktree's git dir
-			// is a repository only through GIT_COMMON_DIR.
+		{"GIT_COMMON_DIR naming the common dir", func(t *testing.T, l layout) (string, map[string]string) {
+			return l.linked, map[string]string{"GIT_COMMON_DIR": filepath.Join(l.main, ".git")}
+		}, ""},
+		{"GIT_COMMON_DIR elsewhere", func(t *testing.T, l layout) (string, map[string]string) {
+			// Without its commondir file the linked worktree's git dir is a
+			// repository only through GIT_COMMON_DIR; git then reads refs
+			// from the git dir and objects from GIT_COMMON_DIR.
 			if err := os.Remove(filepath.Join(l.main, ".git", "worktrees", "linked", "commondir")); err != nil {
 				t.Fatal(err)
 			}
 			return l.linked, map[string]string{"GIT_COMMON_DIR": filepath.Join(l.main, ".git")}
-		}, ""},
+		}, "GIT_COMMON_DIR"},
 		{"GIT_CEILING_DIRECTORIES stops the search", func(t *testing.T, l layout) (string, map[string]string) {
 			return filepath.Join(l.sepWork, "sub"), map[string]string{"GIT_CEILING_DIRECTORIES": l.sepWork}
 		}, "GIT_CEILING_DIRECTORIES"},
@@ -417,7 +433,7 @@ func TestAttackOpenFollowsGitEnvironment(t *testing.T) {
 			}
 			before := gittest.TreeSnapshot(t, l.base)
 			r, err := repo.Open(dir)
-			if tt.name == "GIT_OBJECT_DIRECTORY" {
+			if tt.name == "GIT_OBJECT_DIRECTORY" || tt.name == "GIT_COMMON_DIR elsewhere" {
 				// git honours it and git-edit refuses it; there is no git
 				// answer to compare.
 				if err == nil || !strings.Contains(err.Error(), tt.refuse) {

@@ -17,21 +17,23 @@ import (
 // removed, but git cannot tell a dead writer's lock from a live one, so it
 // never does. git-edit can for the locks it takes itself:
 //
-//   - Liveness: the writer holds an flock on the lock file for as long as it
-//     holds the lock. The kernel drops an flock when its holder dies, so
-//     "the flock is free" means "the process that took this lock is gone",
-//     without pids (which are reused and differ between pid namespaces).
-//   - Ownership: right after creating the lock, the writer hard-links it as
+//   - Ownership: the writer first creates its record,
 //     git-edit/ref-locks/<key> (key: a hash of the lock's path relative to
-//     the common dir). A lock is git-edit's only if that link is the same
-//     file (same inode) as the lock. While the link exists its inode cannot
-//     be reused, so a later lock created by another program at the same path
-//     can never look like ours.
+//     the common dir), and only then hard-links that file as "<ref>.lock"
+//     (link fails if the lock exists, as O_EXCL would). So a git-edit lock
+//     is, from the instant it exists, the same file (same inode) as its
+//     record; another program's lock never is, and while the record exists
+//     its inode cannot be reused.
+//   - Liveness: the writer holds an flock on the record, and so on the lock,
+//     before the lock exists and for as long as it holds it. The kernel
+//     drops an flock when its holder dies, so "the flock is free" means "the
+//     process that took this lock is gone", without pids (which are reused
+//     and differ between pid namespaces).
 //
-// A lock is removed only when both hold: linked and not flocked. A lock
-// without a link (another program's, or a git-edit killed in the
-// microseconds between creating the lock and linking it) is never removed;
-// the refusal says which file to delete.
+// A record whose flock is free was left by a dead writer: if the lock is
+// the same file, both go; else the record alone. A lock that is not the
+// same file as a record is another program's and is never removed; the
+// refusal says which file to delete.
 
 // refLock is a ref lock this process holds.
 type refLock struct {
@@ -62,12 +64,12 @@ func (l *refLock) abandon() {
 // and git gc's pack-refs holds them for milliseconds.
 const foreignLockWait = time.Second
 
-// lockRef takes git's lock on a ref: it creates "<ref>.lock" exclusively,
-// flocks it and records it (see the comment at the top of this file). A lock
-// found there that a dead git-edit took is removed and the lock taken; any
-// other is waited for up to foreignLockWait, then refused with ErrRefLocked
-// and a message saying which file to delete if no process holds it. The
-// caller renames or removes the lock file, then calls release.
+// lockRef takes git's lock on a ref: it creates and flocks its record,
+// then links it as "<ref>.lock" (see the comment at the top of this file).
+// A lock or record that a dead git-edit left is removed and the lock taken;
+// any other lock is waited for up to foreignLockWait, then refused with
+// ErrRefLocked and a message saying which file to delete if no process
+// holds it. The caller renames or removes the lock file, then calls release.
 func (r *Repo) lockRef(name string) (*refLock, error) {
 	path := r.refPath(name)
 	lockPath := path + ".lock"
@@ -75,26 +77,42 @@ func (r *Repo) lockRef(name string) (*refLock, error) {
 	deadline := time.Now().Add(foreignLockWait)
 	live := false
 	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
-		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-			return nil, fmt.Errorf("create ref directory for %s: %w", name, err)
+		for _, dir := range []string{filepath.Dir(path), filepath.Dir(record)} {
+			if err := os.MkdirAll(dir, 0o777); err != nil {
+				return nil, fmt.Errorf("lock %s: create %s: %w", name, dir, err)
+			}
 		}
-		f, err := os.OpenFile(lockPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		switch {
-		case err == nil:
-			l := &refLock{path: path, lockPath: lockPath, file: f}
-			l.record = recordRefLock(f, lockPath, record)
-			crashPoint("ref-locked")
-			return l, nil
-		case errors.Is(err, os.ErrNotExist) || isNotDir(err):
-			// git removed the emptied directory (pack-refs, a ref
-			// deletion) in between: make it again.
-		case !errors.Is(err, os.ErrExist):
-			return nil, fmt.Errorf("lock %s: %w", name, err)
-		default:
-			var gone bool
-			if live, gone = clearDeadRefLock(lockPath, record); !gone {
+		f, err := os.OpenFile(record, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, os.ErrExist) {
+			// Another git-edit holds this ref, or one died holding it.
+			if live = clearDeadRecord(lockPath, record); live {
 				time.Sleep(wait)
 			}
+		} else if err != nil {
+			return nil, fmt.Errorf("lock %s: record the lock: %w", name, err)
+		} else if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			f.Close()
+			os.Remove(record)
+			return nil, fmt.Errorf("lock %s: flock %s: %w", name, record, err)
+		} else {
+			err := os.Link(record, lockPath)
+			if err == nil {
+				crashPoint("ref-locked")
+				return &refLock{path: path, lockPath: lockPath, file: f, record: record}, nil
+			}
+			os.Remove(record)
+			f.Close()
+			switch {
+			case errors.Is(err, os.ErrNotExist) || isNotDir(err):
+				// git removed the emptied directory (pack-refs, a ref
+				// deletion) in between: make it again.
+				continue
+			case !errors.Is(err, os.ErrExist):
+				return nil, fmt.Errorf("lock %s: %w", name, err)
+			}
+			// Another program's lock: wait for it.
+			live = false
+			time.Sleep(wait)
 		}
 		if time.Now().After(deadline) {
 			if live {
@@ -116,63 +134,31 @@ func (r *Repo) refLockRecord(lockPath string) string {
 	return filepath.Join(r.stateDir(), "ref-locks", hex.EncodeToString(sum[:]))
 }
 
-// recordRefLock flocks the lock this process just created and links it as
-// record; it returns record, or "" when the lock could not be recorded (it
-// is then still held, and would look like another program's if this process
-// died).
-func recordRefLock(f *os.File, lockPath, record string) string {
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		return ""
-	}
-	if err := os.MkdirAll(filepath.Dir(record), 0o777); err != nil {
-		return ""
-	}
-	err := os.Link(lockPath, record)
-	if errors.Is(err, os.ErrExist) {
-		// Left by a writer that died after renaming its lock: this process
-		// holds the lock now, so that record names no lock anyone holds.
-		os.Remove(record)
-		err = os.Link(lockPath, record)
-	}
-	if err != nil || !sameFileAs(f, record) {
-		return ""
-	}
-	return record
-}
-
-// clearDeadRefLock removes lockPath when git-edit's record shows that a
-// git-edit process took it and has died. gone reports that lockPath no
-// longer exists (removed here, or by its holder meanwhile); live that a
-// running git-edit holds it.
-func clearDeadRefLock(lockPath, record string) (live, gone bool) {
-	rec, err := os.Lstat(record)
+// clearDeadRecord handles a record found in place: if a running git-edit
+// holds its flock it reports live; otherwise its writer died, and the
+// record goes, with the lock when the lock is the same file (a writer that
+// died after its lock was renamed onto the ref leaves only the record, now
+// a second name of the ref's file, which is harmless to remove).
+func clearDeadRecord(lockPath, record string) (live bool) {
+	// O_NOFOLLOW and O_NONBLOCK: never follow or hang on what is there.
+	f, err := os.OpenFile(record, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return false, false // no record: the lock is another program's
-	}
-	// O_NOFOLLOW: a symlink there is nobody's lock of ours.
-	f, err := os.OpenFile(lockPath, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
-	if errors.Is(err, os.ErrNotExist) {
-		return false, true
-	}
-	if err != nil {
-		return false, false
+		return false // gone meanwhile, or unreadable: the next try says
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !os.SameFile(rec, fi) {
-		return false, false // the record is of another file: this lock is not git-edit's
-	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		return true, false // its writer still runs
+		return true // its writer still runs
 	}
-	// Nobody holds the flock, so the writer that took this lock is dead.
-	// The path must still name this very file (not a lock created since).
-	if !sameFileAs(f, lockPath) {
-		return false, false
+	// Nobody holds the flock, so the writer that made this record is dead;
+	// the record must still be this file (not one made since).
+	if !sameFileAs(f, record) {
+		return false
 	}
-	os.Remove(lockPath)
+	if sameFileAs(f, lockPath) {
+		os.Remove(lockPath)
+	}
 	os.Remove(record)
-	return false, true
+	return false
 }
 
 // sameFileAs reports whether path names the file f has open.
@@ -190,6 +176,6 @@ func sameFileAs(f *os.File, path string) bool {
 func (r *Repo) clearDeadRefLocks(names []string) {
 	for _, name := range names {
 		lockPath := r.refPath(name) + ".lock"
-		clearDeadRefLock(lockPath, r.refLockRecord(lockPath))
+		clearDeadRecord(lockPath, r.refLockRecord(lockPath))
 	}
 }

@@ -125,7 +125,9 @@ func (r *Repo) DeleteRefs(refs []Ref) error {
 	in.WriteString("commit\x00")
 	r.clearDeadRefLocks(names)
 	var stderr bytes.Buffer
-	cmd := r.git("update-ref", "-z", "--stdin")
+	// --no-deref: a symbolic ref under refs/edits/ is deleted itself, never
+	// the branch it points to.
+	cmd := r.git("update-ref", "--no-deref", "-z", "--stdin")
 	cmd.Stdin, cmd.Stderr = &in, &stderr
 	if err := cmd.Run(); err != nil {
 		return updateRefError(strings.Join(names, ", "), stderr.String(), err)

@@ -194,13 +194,15 @@ func open(dir string, getenv func(string) (string, bool)) (*Repo, error) {
 			return nil, err
 		}
 	}
-	common := commonEnv
-	linked := hasCommonEnv
-	if !hasCommonEnv {
-		var err error
-		if common, linked, err = commonDirOf(loc.gitDir); err != nil {
-			return nil, err
-		}
+	common, linked, err := commonDirOf(loc.gitDir)
+	if err != nil {
+		return nil, err
+	}
+	if hasCommonEnv && !sameDir(commonEnv, common) {
+		// git keeps refs where the git dir's own commondir says (its files
+		// backend ignores GIT_COMMON_DIR) and objects and config where
+		// GIT_COMMON_DIR says; git-edit keeps them together.
+		return nil, fmt.Errorf("%w: GIT_COMMON_DIR is set (%s) to other than the common directory of %s (%s), so git would read refs and objects from different places; git-edit does not split them: unset GIT_COMMON_DIR to use git-edit", ErrUnsupportedFormat, commonEnv, loc.gitDir, common)
 	}
 	format, err := readFormat(common, loc.gitDir, linked)
 	if err != nil {
@@ -349,7 +351,13 @@ func readGitFile(p string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%w: %s is not a gitdir file (it should read \"gitdir: PATH\")", ErrNotRepository, p)
 	}
-	return resolveFrom(filepath.Dir(p), strings.TrimSpace(target)), nil
+	dir := resolveFrom(filepath.Dir(p), strings.TrimSpace(target))
+	// As git (read_gitfile_gently takes the real path): the git dir whose
+	// owner is checked is the one the links lead to.
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return dir, nil
 }
 
 // isGitDirectory is git's is_git_directory: HEAD is a symbolic ref into
@@ -401,6 +409,16 @@ func isHexID(s string) bool {
 		}
 	}
 	return true
+}
+
+// sameDir reports whether two paths name the same directory.
+func sameDir(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(fa, fb)
 }
 
 // commonDirOf is the common dir of gitDir: what its "commondir" file names

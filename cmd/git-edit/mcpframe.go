@@ -363,24 +363,25 @@ func (w *replyWriter) writeLocked(line []byte) error {
 // Close leaves stdout open: the process owns it, as with mcp.StdioTransport.
 func (w *replyWriter) Close() error { return nil }
 
+// encode writes the error reply with the request's id exactly as the
+// client wrote it (json.Marshal would escape <, >, & and U+2028 in a
+// string id).
 func (r *rejection) encode() []byte {
-	type wireError struct {
+	id := r.id
+	if len(id) == 0 || !json.Valid(id) {
+		id = nullID
+	}
+	var e bytes.Buffer
+	enc := json.NewEncoder(&e)
+	enc.SetEscapeHTML(false)
+	enc.Encode(struct {
 		Code    int64  `json:"code"`
 		Message string `json:"message"`
-	}
-	b, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   wireError       `json:"error"`
-	}{"2.0", r.id, wireError{r.code, r.message}})
-	if err != nil {
-		// Only an invalid id could fail, and ids come from a parsed line;
-		// should one not, the reply still goes out, with id null.
-		r2 := *r
-		r2.id = nullID
-		return r2.encode()
-	}
-	return b
+	}{r.code, r.message}) // a struct of an int and a string cannot fail
+	line := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
+	line = append(line, `,"error":`...)
+	line = append(line, bytes.TrimRight(e.Bytes(), "\n")...)
+	return append(line, '}')
 }
 
 // members are the members of a JSON object, in order, values as written.

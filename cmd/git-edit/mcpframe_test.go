@@ -306,6 +306,10 @@ func TestAttackMCPMalformedLinesKeepServing(t *testing.T) {
 			if r := p.next(); r.Error != nil || string(r.ID) != `"edit"` || bytes.Contains(r.Result, []byte(`"isError":true`)) {
 				t.Fatalf("edit after the attack: %s", r.line)
 			}
+			p.send(`{"jsonrpc":"1.0","id":"<a&b> ","method":"ping"}`)
+			if r := p.next(); r.Error == nil || r.Error.Code != codeInvalidRequest || string(r.ID) != "\"<a&b> \"" {
+				t.Fatalf("bad version with an id that JSON encoders escape: %s", r.line)
+			}
 			p.close()
 			if got := gittest.ReadFile(t, dir, "f.txt"); got != "two\n" {
 				t.Fatalf("f.txt = %q", got)
@@ -324,7 +328,7 @@ func TestAttackMCPIdsRoundTripExactly(t *testing.T) {
 	ids := []string{
 		`18446744073709551616`, `1e3`, `-0`, `12345678901234567890123`, `"x"`,
 		`9007199254740993`, `-9223372036854775809`, `1.5`, `-1E-7`, `0.10`, `1e400`,
-		`0`, `-9223372036854775808`, `"\u0078"`, `""`, `"git-edit-id:1"`, `"git-edit-id:2"`,
+		`0`, `-9223372036854775808`, `"\u0078"`, `""`, `"git-edit-id:1"`, `"git-edit-id:2"`, `"<a&b> "`,
 	}
 	for _, tr := range mcpTransports {
 		t.Run(tr.name, func(t *testing.T) {
@@ -350,6 +354,10 @@ func TestAttackMCPIdsRoundTripExactly(t *testing.T) {
 			p.send(`{"jsonrpc":"1.0","id":12345678901234567890123,"method":"ping"}`)
 			if r := p.next(); r.Error == nil || r.Error.Code != codeInvalidRequest || string(r.ID) != "12345678901234567890123" {
 				t.Fatalf("bad version with a big id: %s", r.line)
+			}
+			p.send(`{"jsonrpc":"1.0","id":"<a&b> ","method":"ping"}`)
+			if r := p.next(); r.Error == nil || r.Error.Code != codeInvalidRequest || string(r.ID) != "\"<a&b> \"" {
+				t.Fatalf("bad version with an id that JSON encoders escape: %s", r.line)
 			}
 			p.close()
 			if got := gittest.ReadFile(t, dir, "f.txt"); got != "two\n" {

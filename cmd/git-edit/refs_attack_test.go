@@ -347,3 +347,18 @@ func TestAttackKilledEditsNeverLockASessionForever(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// A session ref that is a symbolic ref to the person's branch (made by
+// hand, or by a tool) is pruned as itself: the branch it points to stays.
+func TestAttackPruneNeverFollowsASymbolicSession(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	mainTip := gittest.Rev(t, dir, "refs/heads/main")
+	gittest.Git(t, dir, "symbolic-ref", "refs/edits/foo", "refs/heads/main")
+	r := runCLI(t, "", "prune", "--root", dir, "--session", "foo")
+	if got, err := gittest.GitErr(dir, "rev-parse", "--verify", "-q", "refs/heads/main"); err != nil || strings.TrimSpace(got) != mainTip {
+		t.Fatalf("prune of a symbolic session ref changed the branch it points to (exit %d: %s%s): %v %q", r.code, r.stdout, r.stderr, err, got)
+	}
+	if out, err := gittest.GitErr(dir, "show-ref"); err != nil || strings.Contains(out, "refs/edits/foo") {
+		t.Fatalf("the symbolic session ref is still there (exit %d: %s%s): %s", r.code, r.stdout, r.stderr, out)
+	}
+}
