@@ -191,22 +191,38 @@ func (e *Engine) locate(arg string) (*Engine, repo.Path, error) {
 	if !errors.As(err, &nested) {
 		return e, p, err
 	}
-	e.nestedMu.Lock()
-	sub, ok := e.nested[nested.Top]
-	e.nestedMu.Unlock()
-	if !ok {
-		r, err := repo.OpenNested(nested.Top)
-		if err != nil {
-			return nil, repo.Path{}, err
-		}
-		if sub, err = openIn(r, e.Root, e.opts); err != nil {
-			return nil, repo.Path{}, err
-		}
-		e.nestedMu.Lock()
-		e.nested[nested.Top] = sub
-		e.nestedMu.Unlock()
+	sub, err := e.nestedEngine(nested.Top)
+	if err != nil {
+		return nil, repo.Path{}, err
 	}
 	return sub.locate(arg)
+}
+
+// nestedEngine returns the engine of the nested repository or submodule
+// at top (opened by its own .git, whatever GIT_DIR says; see
+// repo.OpenNested), from the cache or newly opened: one per repository, so
+// locate and locateRecorded share it.
+func (e *Engine) nestedEngine(top string) (*Engine, error) {
+	e.nestedMu.Lock()
+	sub, ok := e.nested[top]
+	e.nestedMu.Unlock()
+	if ok {
+		return sub, nil
+	}
+	r, err := repo.OpenNested(top)
+	if err != nil {
+		return nil, err
+	}
+	if sub, err = openIn(r, e.Root, e.opts); err != nil {
+		return nil, err
+	}
+	e.nestedMu.Lock()
+	defer e.nestedMu.Unlock()
+	if cached, ok := e.nested[top]; ok {
+		return cached, nil
+	}
+	e.nested[top] = sub
+	return sub, nil
 }
 
 // editSpans is the path every span-based edit of one existing file takes:

@@ -240,28 +240,3 @@ func outsidePolicy(force bool) repo.OutsidePolicy {
 	}
 	return repo.RefuseOutside
 }
-
-// nestedEngine is the engine of the nested repository (submodule) at top,
-// opened once and cached as locate does.
-func (e *Engine) nestedEngine(top string) (*Engine, error) {
-	e.nestedMu.Lock()
-	sub, ok := e.nested[top]
-	e.nestedMu.Unlock()
-	if ok {
-		return sub, nil
-	}
-	r, err := repo.Open(top)
-	if err != nil {
-		return nil, err
-	}
-	if sub, err = openIn(r, e.Root, e.opts); err != nil {
-		return nil, err
-	}
-	e.nestedMu.Lock()
-	defer e.nestedMu.Unlock()
-	if cached, ok := e.nested[top]; ok {
-		return cached, nil
-	}
-	e.nested[top] = sub
-	return sub, nil
-}

@@ -161,6 +161,7 @@ func TestAttackGitDirEditLandsInTheNamedRepository(t *testing.T) {
 			if ok, out := writeCall(t, tt.root, "f.txt", content); !ok {
 				t.Fatalf("refused: %s", out)
 			}
+			before := gittest.ReadFile(t, nested, "g.txt")
 			if ok, out := writeCall(t, tt.root, "nested/g.txt", content); !ok {
 				t.Fatalf("nested: refused: %s", out)
 			}
@@ -182,6 +183,19 @@ func TestAttackGitDirEditLandsInTheNamedRepository(t *testing.T) {
 			}
 			if refs := gitEnv(t, base, decoyGit, "for-each-ref", "refs/edits/"); refs != "" {
 				t.Errorf("an edit landed in the repository around the worktree: %s", refs)
+			}
+			// History commands find the nested repository the same way: an
+			// undo of g.txt is recorded there too, never where GIT_DIR points.
+			e, err := engine.Open(engine.Options{Root: tt.root, Session: "s"})
+			must(t, err)
+			if _, err := e.Undo(context.Background(), "nested/g.txt", false); err != nil {
+				t.Fatalf("undo nested/g.txt: %v", err)
+			}
+			if got := gittest.ReadFile(t, nested, "g.txt"); got != before {
+				t.Errorf("g.txt after undo = %q, want %q", got, before)
+			}
+			if op := gitEnv(t, base, nestedGit, "log", "-1", "--format=%(trailers:key=Edit-Op,valueonly)", "refs/edits/s"); strings.TrimSpace(op) != "undo" {
+				t.Errorf("the nested repository's session ends in %q, want the undo", op)
 			}
 			for _, g := range []string{"--git-dir=" + gitDir, nestedGit, decoyGit} {
 				gitEnv(t, base, g, "fsck", "--strict", "--no-dangling")
