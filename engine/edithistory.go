@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	"github.com/git-edit/git-edit/ops/texteditor"
 )
 
 // editHistoryResult is the edit_history tool's answer: the session's name
@@ -16,6 +18,37 @@ type editHistoryResult struct {
 	Entries []LogEntry `json:"entries,omitempty"`
 	Entry   *LogEntry  `json:"entry,omitempty"`
 	Diff    *string    `json:"diff,omitempty"`
+}
+
+// editHistoryTool registers edit_history, git-edit's own read-only tool:
+// the session's log, one commit's diff, or the net change; it never writes.
+var editHistoryTool = dialect.Tool{
+	Name: "edit_history",
+	Description: `
+Read-only: the history of this editing session, which git-edit records as git commits (the session name is in the result).
+Without arguments: the newest edits (commit, tool, paths, lines added/removed). With "commit": that edit's message and diff.
+With "diff": true: the session's net change as one unified diff.`,
+	Schema: `{
+  "type": "object",
+  "properties": {
+    "commit": {"type": "string", "description": "An edit's commit id (4 or more hex digits) to show with its diff."},
+    "n": {"type": "integer", "minimum": 1, "description": "How many edits to list (default 20)."},
+    "path": {"type": "string", "description": "Only edits of this file."},
+    "diff": {"type": "boolean", "description": "The session's net change as one unified diff."}
+  },
+  "additionalProperties": false
+}`,
+	Run: func(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Result {
+		return runEditHistory(ctx, ws.(workspace).e, raw)
+	},
+	Refuse:    statusError,
+	Succeeded: func(obj map[string]any) bool { return obj["status"] != "error" },
+}
+
+// statusError is edit_history's refusal: {"status": "error", "message": …},
+// the shape of text_editor's.
+func statusError(err error) Result {
+	return texteditor.Refusal(err)
 }
 
 var editHistorySpec = jsonargs.Spec{Fields: []string{"commit", "n", "path", "diff"}, Example: `{"n": 20}`}

@@ -10,11 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/undo"
 )
@@ -26,46 +24,8 @@ const MaxArgsBytes = 64 << 20
 // ErrUnknownTool is returned by Call for a tool name no dialect provides.
 var ErrUnknownTool = errors.New("unknown tool")
 
-// Result is a tool call's answer.
-type Result struct {
-	// OK is false when the call was refused; nothing was changed then.
-	OK bool
-	// Value is the dialect's result object, marshalled as JSON for the CLI
-	// and as structured content for MCP.
-	Value any
-	// Text is what an agent reads: the message plus any content or snippet.
-	Text string
-}
-
-// tool is one dialect entry point. run does the call; refuse shapes an error
-// that happened before run could (no repository, bad configuration) in the
-// dialect's own error form.
-type tool struct {
-	run    func(ctx context.Context, e *Engine, args []byte) Result
-	refuse func(err error) Result
-}
-
-var tools = map[string]tool{
-	"text_editor": {run: runTextEditor, refuse: statusError},
-	"edit":        {run: runEdit, refuse: statusError},
-	"edit_lines":  {run: runEditLines, refuse: editLinesError},
-	"Edit":        {run: runExactEdit, refuse: exactEditError},
-	"MultiEdit":   {run: runMultiEdit, refuse: exactEditError},
-	"Read":        {run: runRead, refuse: exactEditError},
-	"code_edit":   {run: runCodeEdit, refuse: codeEditError},
-	// edit_history is read-only: the session's log, a commit, the net diff.
-	"edit_history": {run: runEditHistory, refuse: statusError},
-}
-
-// Tools lists the tool names Call accepts, sorted.
-func Tools() []string {
-	names := make([]string, 0, len(tools))
-	for n := range tools {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+// Result is a tool call's answer (see dialect.Result).
+type Result = dialect.Result
 
 // Options say where and as which session calls run.
 type Options struct {
@@ -155,13 +115,13 @@ func Call(ctx context.Context, opts Options, name string, args []byte) (Result, 
 		return Result{}, err
 	}
 	if len(args) > MaxArgsBytes {
-		return t.refuse(fmt.Errorf("the arguments are more than %d MiB of JSON, over git-edit's limit; split the edit into smaller calls", MaxArgsBytes>>20)), nil
+		return t.Refuse(fmt.Errorf("the arguments are more than %d MiB of JSON, over git-edit's limit; split the edit into smaller calls", MaxArgsBytes>>20)), nil
 	}
 	e, err := Open(opts)
 	if err != nil {
-		return t.refuse(err), nil
+		return t.Refuse(err), nil
 	}
-	return t.run(ctx, e, args), nil
+	return t.Run(ctx, workspace{e: e, tool: t.Name}, args), nil
 }
 
 // Call runs tool on an opened engine, as the package-level Call does.
@@ -170,15 +130,7 @@ func (e *Engine) Call(ctx context.Context, name string, args []byte) (Result, er
 	if err != nil {
 		return Result{}, err
 	}
-	return t.run(ctx, e, args), nil
-}
-
-func lookup(name string) (tool, error) {
-	t, ok := tools[name]
-	if !ok {
-		return tool{}, fmt.Errorf("%w %q; the tools are: %s", ErrUnknownTool, name, strings.Join(Tools(), ", "))
-	}
-	return t, nil
+	return t.Run(ctx, workspace{e: e, tool: t.Name}, args), nil
 }
 
 // locate confines a path argument to the root and finds the engine of the
@@ -223,47 +175,6 @@ func (e *Engine) nestedEngine(top string) (*Engine, error) {
 	}
 	e.nested[top] = sub
 	return sub, nil
-}
-
-// editSpans is the path every span-based edit of one existing file takes:
-// under the session's lock, plan computes spans against the file's current
-// state (its bytes and blob id), they are applied, and the result is
-// recorded as one commit with Edit-Tool tool. A missing file is refused
-// with notFound. When the spans change no byte, nothing is written or
-// recorded (Outcome.Commit is zero).
-func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFound error, plan func(cur repo.FileState) ([]ops.Edit, error)) (repo.Outcome, error) {
-	return e.apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
-		cur := tx.Files[p.Rel]
-		if !cur.Exists {
-			return repo.Plan{}, notFound
-		}
-		if err := checkText(p.Rel, cur.Content); err != nil {
-			return repo.Plan{}, err
-		}
-		edits, err := plan(cur)
-		if err != nil {
-			return repo.Plan{}, err
-		}
-		content, err := ops.ApplyEdits(cur.Content, edits)
-		if err != nil {
-			return repo.Plan{}, err
-		}
-		return repo.Plan{
-			Changes: []repo.Change{{Path: p.Rel, Content: content}},
-			Meta:    repo.Meta{Op: repo.OpEdit, Tool: tool},
-		}, nil
-	})
-}
-
-// errBinary refuses to interpret a binary file as text.
-var errBinary = errors.New("binary file")
-
-// checkText refuses content that looks binary (see ops.IsBinary).
-func checkText(path string, content []byte) error {
-	if ops.IsBinary(content) {
-		return fmt.Errorf("%w: %s contains NUL bytes, so it is not text; git-edit edits text files only (text_editor write can replace it whole)", errBinary, path)
-	}
-	return nil
 }
 
 // apply runs one operation on the session (see repo.Session.Apply) and

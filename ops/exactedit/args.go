@@ -39,15 +39,6 @@ type ReadArgs struct {
 	Limit    int // most lines to show; default DefaultReadLimit
 }
 
-// EditResult is the success result of Edit and MultiEdit. The caller writes
-// Message (what changed, and a snippet of the result around it);
-// Replacements and Notes come from Planned.
-type EditResult struct {
-	Message      string   `json:"message"`
-	Replacements int      `json:"replacements"`
-	Notes        []string `json:"notes,omitempty"`
-}
-
 // ReadResult is the success result of Read: Content is RenderRead's text,
 // TotalLines the file's line count (ops.LineCount), so an agent knows how far
 // it may page.

@@ -1,0 +1,224 @@
+// Package dialect is the contract between the engine and the edit-tool
+// dialects. A dialect is one package that declares one Tool value: its name,
+// description, input schema, how it runs a call, and how its results and
+// refusals are shaped. The engine's list of tools, the MCP server,
+// `git-edit tools` and every "for each tool" test derive from the list of
+// those values (engine.Registry); nothing else names a dialect.
+//
+// A dialect never touches git or the filesystem: it reads and changes files
+// through a Workspace, which the engine implements. Every change a dialect
+// makes is a Plan of spans (ops.Edit) or whole contents over the files as
+// they are under the session's lock, so the engine has one path from plan to
+// commit to response.
+package dialect
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/git-edit/git-edit/ops"
+)
+
+// Tool registers one tool.
+type Tool struct {
+	// Name is what agents call the tool by (CLI and MCP).
+	Name string
+	// Description is what a model reads about the tool: the seed's,
+	// shortened, with git-edit's behaviour where it matters.
+	Description string
+	// Schema is a JSON Schema (2020-12) of the arguments. It describes;
+	// the dialect's own parser stays the judge of what is valid.
+	Schema string
+	// Run serves one call with its JSON arguments. Every failure is a
+	// refused Result in the dialect's shape; Run never panics on input.
+	Run func(ctx context.Context, ws Workspace, args []byte) Result
+	// Refuse shapes err, a failure from before Run could run (no
+	// repository, bad configuration, oversized arguments), as the
+	// dialect's refusal.
+	Refuse func(err error) Result
+	// Succeeded reads a result object (Result.Value marshalled as JSON) as
+	// a client of this dialect would, and says whether it reports success.
+	// Tests hold every Result's OK to it.
+	Succeeded func(obj map[string]any) bool
+	// WriteCall returns the arguments of a call that writes text into the
+	// file at path (creating it when the dialect can), or nil for a tool
+	// that never writes. Tests that try every writing tool (hostile paths,
+	// fuzzing) take their call from here, so a new dialect is covered
+	// without editing them.
+	WriteCall func(path, text string) map[string]any
+}
+
+// Result is a tool call's answer.
+type Result struct {
+	// OK is false when the call was refused; nothing was changed then.
+	OK bool
+	// Value is the dialect's result object, marshalled as JSON for the CLI
+	// and as structured content for MCP.
+	Value any
+	// Text is what an agent reads: the message plus any content or snippet.
+	Text string
+}
+
+// Refused is a refusal whose text is its JSON value's message.
+func Refused(value any, text string) Result { return Result{OK: false, Value: value, Text: text} }
+
+// JSONOK is a success whose text for an agent is the result object itself
+// (the seeds whose results are plain objects).
+func JSONOK(v any) Result {
+	text, _ := json.Marshal(v)
+	return Result{OK: true, Value: v, Text: string(text)}
+}
+
+// Workspace is what a dialect may do with the files of the session. Path
+// arguments are given as the agent gave them; the workspace confines them
+// to the root and finds the repository that owns each. Every error it
+// returns is already worded for the agent (it names the path as given and
+// says what to do next) and wraps the sentinels below where callers branch.
+type Workspace interface {
+	// Check confines arg without reading it; the error says why the path
+	// is refused.
+	Check(arg string) error
+	// Read returns the file at arg as it is on disk now; Exists is false
+	// when there is none. Errors: a refused path, a directory
+	// (ErrIsDirectory), not a regular file, unreadable (ErrPermission),
+	// over the size limit.
+	Read(arg string) (File, error)
+	// MarkSeen records that the agent has now seen content as the file at
+	// arg (a view or read), for read-before-edit checks. Advisory: it never
+	// fails the call.
+	MarkSeen(arg string, content []byte)
+	// Change runs one recorded operation: under the session's lock the
+	// plan sees the files as they are, and its changes are written all or
+	// nothing and recorded as one commit. A plan that changes no byte
+	// records nothing (Outcome.Commit is ""). Errors are the plan's own,
+	// unchanged, or the workspace's (refused paths, ErrManyRepositories,
+	// files changed by another program, write failures).
+	Change(ctx context.Context, req ChangeRequest) (Outcome, error)
+	// Undo reverts the session's last edit of the file at arg (within the
+	// configured undo depth) and records the revert as one commit with
+	// Edit-Tool tool. It refuses, leaving everything as it was, when
+	// nothing can be undone or the file changed outside git-edit since.
+	Undo(ctx context.Context, arg, tool string) (Undone, error)
+}
+
+// File is one file as a Workspace found it.
+type File struct {
+	// Arg is the path argument as the agent gave it.
+	Arg string
+	// ID is the file's path in its repository: two arguments naming the
+	// same file have the same ID. Changes and outcomes are keyed by it.
+	ID string
+	// Abs is the file's absolute path (for results that report it).
+	Abs     string
+	Exists  bool
+	Content []byte
+	// Seen is the read-before-edit state, filled in when the request asks
+	// for it (ChangeRequest.CheckSeen) and the file exists.
+	Seen Seen
+}
+
+// Seen says whether the agent has seen a file's current bytes.
+type Seen int
+
+const (
+	// SeenNotRequired: not asked for, or the repository does not require
+	// reads before edits (git config edit.requireRead false).
+	SeenNotRequired Seen = iota
+	// SeenCurrent: the session's last view of the file is its current bytes.
+	SeenCurrent
+	// SeenNever: the session has never seen the file.
+	SeenNever
+	// SeenStale: the file changed after the session last saw it.
+	SeenStale
+)
+
+// ChangeRequest is one recorded operation.
+type ChangeRequest struct {
+	// Tool is the commit's Edit-Tool trailer, e.g. "text_editor.insert".
+	Tool string
+	// Paths are the path arguments the operation reads or writes, as
+	// given. Plan sees them in this order.
+	Paths []string
+	// CheckSeen fills in File.Seen.
+	CheckSeen bool
+	// Plan decides the changes from the files as they are now. Its error
+	// refuses the operation and is returned by Change unchanged.
+	Plan func(files []File) (Plan, error)
+}
+
+// Plan is what a dialect decided, under the session's lock.
+type Plan struct {
+	Changes []Change
+	// Subject is the commit's subject line; "" lets the session word it.
+	Subject string
+}
+
+// Change is the new state of one file, by its File.ID: spans over its
+// current content, a whole new content, or removal.
+type Change struct {
+	ID string
+	// Edits are spans over the file's current content (ops.ApplyEdits).
+	Edits []ops.Edit
+	// Whole, when set, replaces the content with Content (creating the
+	// file, and its directories, if it does not exist).
+	Whole   bool
+	Content []byte
+	// Delete removes the file.
+	Delete bool
+}
+
+// Outcome is what Change did.
+type Outcome struct {
+	// Commit is the operation's commit ("" when nothing changed).
+	Commit string
+	// Before and After are the changed files around the operation, by ID.
+	Before, After map[string]File
+}
+
+// Undone is what Undo did.
+type Undone struct {
+	// Commit is the revert's commit ("" when the file was already as it
+	// was before the undone edit).
+	Commit string
+	// What names the undone edit: its tool and abbreviated commit.
+	What string
+	// Before and After are the file around the revert.
+	Before, After File
+}
+
+// Sentinels the Workspace's errors wrap, for dialects that word a case
+// their own way.
+var (
+	// ErrFileNotFound: no file where the call needs one (dialects word it).
+	ErrFileNotFound = errors.New("file not found")
+	ErrIsDirectory  = errors.New("path is a directory")
+	ErrPermission   = errors.New("permission denied")
+	// ErrManyRepositories: the paths of one operation lie in more than one
+	// repository (a submodule and its parent); one commit cannot span them.
+	ErrManyRepositories = errors.New("the files are in more than one repository")
+)
+
+// ErrBinary refuses to interpret a binary file as text.
+var ErrBinary = errors.New("binary file")
+
+// CheckText refuses content that looks binary (see ops.IsBinary), naming
+// the file as arg.
+func CheckText(arg string, content []byte) error {
+	if ops.IsBinary(content) {
+		return fmt.Errorf("%w: %s contains NUL bytes, so it is not text; git-edit edits text files only (text_editor write can replace it whole)", ErrBinary, arg)
+	}
+	return nil
+}
+
+// Names lists the tools' names, sorted.
+func Names(tools []Tool) []string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/ops/codeedit"
+	"github.com/git-edit/git-edit/ops/editlines"
+	"github.com/git-edit/git-edit/ops/exactedit"
+	"github.com/git-edit/git-edit/ops/positional"
+	"github.com/git-edit/git-edit/ops/texteditor"
+)
+
+// registry is every tool git-edit offers, one registration each. The
+// engine's dispatch, the MCP server, `git-edit tools` and every "for each
+// tool" test derive from it: adding a dialect is adding its package and
+// one line here.
+var registry = []dialect.Tool{
+	texteditor.Tool,
+	positional.Tool,
+	editlines.Tool,
+	exactedit.EditTool,
+	exactedit.MultiEditTool,
+	exactedit.ReadTool,
+	codeedit.Tool,
+	editHistoryTool,
+}
+
+// Registry returns every tool's registration, sorted by name.
+func Registry() []dialect.Tool {
+	out := make([]dialect.Tool, 0, len(registry))
+	for _, n := range Tools() {
+		t, _ := lookup(n)
+		out = append(out, t)
+	}
+	return out
+}
+
+// Tools lists the tool names Call accepts, sorted.
+func Tools() []string { return dialect.Names(registry) }
+
+// lookup finds a tool by name; an unknown name is an error wrapping
+// ErrUnknownTool that lists the known ones.
+func lookup(name string) (dialect.Tool, error) {
+	for _, t := range registry {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return dialect.Tool{}, fmt.Errorf("%w %q; the tools are: %s", ErrUnknownTool, name, strings.Join(Tools(), ", "))
+}

@@ -1,0 +1,258 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/undo"
+)
+
+// workspace is the engine's dialect.Workspace for one call of one tool: it
+// confines paths, finds the repository that owns each, reads and changes
+// files through the session, and words the refusals of the layers below
+// for the agent, naming the tool.
+type workspace struct {
+	e    *Engine
+	tool string
+}
+
+var _ dialect.Workspace = workspace{}
+
+// Check confines arg (see Engine.locate).
+func (w workspace) Check(arg string) error {
+	_, _, err := w.e.locate(arg)
+	return err
+}
+
+// Read returns the file at arg as it is on disk.
+func (w workspace) Read(arg string) (dialect.File, error) {
+	e, p, err := w.e.locate(arg)
+	if err != nil {
+		return dialect.File{}, err
+	}
+	f, err := repo.ReadWorkFile(p, e.Session.MaxFileSize)
+	if err != nil {
+		return dialect.File{}, explain(w.tool, arg, err)
+	}
+	return dialect.File{Arg: arg, ID: p.Rel, Abs: p.Abs, Exists: f.Exists, Content: f.Content}, nil
+}
+
+// MarkSeen records a view or read of arg. The record is advisory: if it
+// cannot be written, the worst case is that an edit asks the agent to read
+// again.
+func (w workspace) MarkSeen(arg string, content []byte) {
+	if e, p, err := w.e.locate(arg); err == nil {
+		_ = e.Session.RecordSeen(p.Rel, repo.BlobHash(content))
+	}
+}
+
+// Change locates every path of req (all in one repository, or
+// ErrManyRepositories), then applies req.Plan's changes in one session
+// operation recorded with Edit-Tool req.Tool; a path changed on disk since
+// the session recorded it is first recorded as a sync commit.
+func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (dialect.Outcome, error) {
+	e, paths, err := w.locateAll(req.Paths)
+	if err != nil {
+		return dialect.Outcome{}, err
+	}
+	out, err := e.apply(ctx, paths, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
+		files := make([]dialect.File, len(paths))
+		for i, p := range paths {
+			cur := tx.Files[p.Rel]
+			files[i] = dialect.File{Arg: req.Paths[i], ID: p.Rel, Abs: p.Abs, Exists: cur.Exists, Content: cur.Content}
+			if req.CheckSeen && cur.Exists {
+				if files[i].Seen, err = e.seen(cur); err != nil {
+					return repo.Plan{}, err
+				}
+			}
+		}
+		planned, err := req.Plan(files)
+		if err != nil {
+			return repo.Plan{}, err
+		}
+		plan := repo.Plan{Subject: planned.Subject, Meta: repo.Meta{Op: repo.OpEdit, Tool: req.Tool}}
+		for _, c := range planned.Changes {
+			rc, err := sessionChange(tx, c)
+			if err != nil {
+				return repo.Plan{}, err
+			}
+			plan.Changes = append(plan.Changes, rc)
+		}
+		return plan, nil
+	})
+	if err != nil {
+		return dialect.Outcome{}, explain(w.tool, naming(req.Paths), err)
+	}
+	return outcome(out, req.Paths, paths), nil
+}
+
+// naming is how a refusal of an operation on args names its file: the
+// argument, or the distinct arguments joined when there are several (the
+// layers below do not say which of them failed).
+func naming(args []string) string {
+	var distinct []string
+	for _, a := range args {
+		if !slices.Contains(distinct, a) {
+			distinct = append(distinct, a)
+		}
+	}
+	return strings.Join(distinct, ", ")
+}
+
+// locateAll locates every path argument and checks that one repository
+// owns them all: one commit cannot span two.
+func (w workspace) locateAll(args []string) (*Engine, []repo.Path, error) {
+	var owner *Engine
+	paths := make([]repo.Path, len(args))
+	for i, arg := range args {
+		e, p, err := w.e.locate(arg)
+		if err != nil {
+			return nil, nil, err
+		}
+		if owner != nil && owner != e {
+			return nil, nil, fmt.Errorf("%w: %s and %s are in different repositories (a submodule and its parent); send the changes of each repository as a separate call", dialect.ErrManyRepositories, args[0], arg)
+		}
+		owner, paths[i] = e, p
+	}
+	if owner == nil {
+		owner = w.e
+	}
+	return owner, paths, nil
+}
+
+// seen is the read-before-edit state of cur (git config edit.requireRead).
+func (e *Engine) seen(cur repo.FileState) (dialect.Seen, error) {
+	if !e.RequireRead {
+		return dialect.SeenNotRequired, nil
+	}
+	blob := cur.Blob
+	if blob.IsZero() {
+		blob = repo.BlobHash(cur.Content)
+	}
+	last, ok, err := e.Session.LastSeen(cur.Path)
+	switch {
+	case err != nil:
+		return 0, err
+	case !ok:
+		return dialect.SeenNever, nil
+	case last != blob:
+		return dialect.SeenStale, nil
+	}
+	return dialect.SeenCurrent, nil
+}
+
+// sessionChange turns a dialect's change into the session's: spans are
+// applied to the file's current content here, so every dialect's spans
+// take the same path.
+func sessionChange(tx *repo.Tx, c dialect.Change) (repo.Change, error) {
+	cur, ok := tx.Files[c.ID]
+	if !ok {
+		return repo.Change{}, fmt.Errorf("%w: a change names %q, which the operation did not ask for", ops.ErrBadEdit, c.ID)
+	}
+	switch {
+	case c.Delete:
+		return repo.Change{Path: c.ID, Delete: true}, nil
+	case c.Whole:
+		return repo.Change{Path: c.ID, Content: c.Content}, nil
+	}
+	content, err := ops.ApplyEdits(cur.Content, c.Edits)
+	if err != nil {
+		return repo.Change{}, err
+	}
+	return repo.Change{Path: c.ID, Content: content}, nil
+}
+
+// outcome is the dialect's view of what Apply did.
+func outcome(out repo.Outcome, args []string, paths []repo.Path) dialect.Outcome {
+	argOf, absOf := map[string]string{}, map[string]string{}
+	for i := len(paths) - 1; i >= 0; i-- {
+		argOf[paths[i].Rel], absOf[paths[i].Rel] = args[i], paths[i].Abs
+	}
+	res := dialect.Outcome{Before: map[string]dialect.File{}, After: map[string]dialect.File{}}
+	if !out.Commit.IsZero() {
+		res.Commit = out.Commit.String()
+	}
+	for rel, f := range out.Before {
+		res.Before[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: f.Content}
+	}
+	for rel, f := range out.After {
+		res.After[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: f.Content}
+	}
+	return res
+}
+
+// Undo reverts the last edit of the recorded file at arg (a symlink there
+// is not followed; see locateRecorded).
+func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, error) {
+	e, p, err := w.e.locateRecorded(arg)
+	if err != nil {
+		return dialect.Undone{}, err
+	}
+	var target undo.Target
+	out, err := e.apply(ctx, []repo.Path{p}, repo.RefuseOutside, func(tx *repo.Tx) (repo.Plan, error) {
+		pl, t, err := undo.PlanPath(tx, e.Session, p.Rel, e.UndoDepth, tool)
+		target = t
+		return pl, err
+	})
+	if err != nil {
+		return dialect.Undone{}, explain(w.tool, arg, e.replaced("undo_edit", []repo.Path{p}, err))
+	}
+	res := outcome(out, []string{arg}, []repo.Path{p})
+	return dialect.Undone{
+		Commit: res.Commit,
+		What:   fmt.Sprintf("%s (%s)", target.Meta.Tool, target.Commit.String()[:12]),
+		Before: res.Before[p.Rel],
+		After:  res.After[p.Rel],
+	}, nil
+}
+
+// explain turns a refusal from the layers below into a message that names
+// the path as the caller gave it and says what to do next. Refusals that
+// already do (refused paths, ErrReplaced) and the dialects' own pass
+// unchanged. The worded error still wraps err, and the dialect sentinel of
+// its kind.
+func explain(tool, arg string, err error) error {
+	var outside *repo.OutsideChangeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrReplaced), errors.Is(err, repo.ErrPathRefused):
+		return err
+	case errors.As(err, &outside):
+		diff := Unified(outside.Disk.Path, outside.Recorded, outside.Disk)
+		return worded(err, nil, "%s was changed outside git-edit since its last recorded edit, and undo would overwrite that change; nothing was undone. View the file and edit it directly instead. The change on disk:\n%s", arg, strings.TrimRight(diff, "\n"))
+	case errors.Is(err, repo.ErrIsDirectory):
+		return worded(err, dialect.ErrIsDirectory, "path is a directory: %s; %s works on files: give the path of a file", arg, tool)
+	case errors.Is(err, repo.ErrNotRegular):
+		return worded(err, nil, "%v; only regular files can be viewed or edited", err)
+	case errors.Is(err, repo.ErrReadOnly):
+		return worded(err, dialect.ErrPermission, "permission denied: %s is read-only; make it writable (chmod u+w) if it should be edited", arg)
+	case errors.Is(err, repo.ErrPermission):
+		return worded(err, dialect.ErrPermission, "permission denied: %s; fix its permissions or pick another file (%v)", arg, err)
+	}
+	return err
+}
+
+// wordedError is a refusal reworded for the agent; it still wraps the
+// original error and, when set, the dialect sentinel of its kind.
+type wordedError struct {
+	msg  string
+	errs []error
+}
+
+func (w *wordedError) Error() string   { return w.msg }
+func (w *wordedError) Unwrap() []error { return w.errs }
+
+func worded(err, kind error, format string, args ...any) error {
+	w := &wordedError{msg: fmt.Sprintf(format, args...), errs: []error{err}}
+	if kind != nil {
+		w.errs = append(w.errs, kind)
+	}
+	return w
+}

@@ -1,0 +1,254 @@
+package texteditor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/ops"
+)
+
+// ToolName is the tool's name (CLI and MCP).
+const ToolName = "text_editor"
+
+// Tool registers text_editor (seed 004).
+var Tool = dialect.Tool{
+	Name: ToolName,
+	Description: `
+View, create, overwrite and edit text files, and undo edits (every change is recorded as a git commit).
+Commands: "view" shows the file in a Markdown code block (optional "view_range": [start, end], 1-based, -1 = end; whole files up to 400 KB);
+"write" creates or overwrites the file with "file_text" (parent directories are created); "create" is like write but refuses an existing file;
+"str_replace" replaces "old_str", which must occur exactly once (copy it exactly, whitespace included), with "new_str";
+"insert" inserts "new_str" as whole lines after line "insert_line" (0 = before the first line);
+"undo_edit" reverts the last edit of the file. Paths are relative to the project root or absolute.`,
+	Schema: `{
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "enum": ["view", "write", "create", "str_replace", "insert", "undo_edit"], "description": "The operation to perform."},
+    "path": {"type": "string", "description": "The file, relative to the project root or absolute."},
+    "file_text": {"type": "string", "description": "write/create: the entire new content of the file."},
+    "old_str": {"type": "string", "description": "str_replace: the exact text to replace; it must occur exactly once."},
+    "new_str": {"type": "string", "description": "str_replace: the replacement (\"\" deletes); insert: the lines to insert."},
+    "insert_line": {"type": "integer", "minimum": 0, "description": "insert: the line after which to insert; 0 inserts before the first line."},
+    "view_range": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2, "description": "view: [start, end], 1-based and inclusive; end -1 means the last line."}
+  },
+  "required": ["command", "path"],
+  "additionalProperties": false
+}`,
+	Run:       runCall,
+	Refuse:    Refusal,
+	Succeeded: func(obj map[string]any) bool { return obj["status"] == "success" },
+	WriteCall: func(path, text string) map[string]any {
+		return map[string]any{"command": CmdWrite, "path": path, "file_text": text}
+	},
+}
+
+// Result is text_editor's result object (seed 004): the status and, in
+// named fields, the seed's text.
+type Result struct {
+	Status  string `json:"status"` // "success" or "error"
+	Message string `json:"message"`
+	// Content is view's file text, or write's new content, as a fenced
+	// Markdown block.
+	Content string `json:"content,omitempty"`
+	// Snippet is the change as unified diff hunks with context.
+	Snippet string `json:"snippet,omitempty"`
+	// Commit is the session commit that recorded the change.
+	Commit string `json:"commit,omitempty"`
+}
+
+// Refusal is text_editor's refusal: {"status": "error", "message": …}.
+func Refusal(err error) dialect.Result {
+	msg := err.Error()
+	return dialect.Refused(Result{Status: "error", Message: msg}, msg)
+}
+
+func succeeded(r Result) dialect.Result {
+	r.Status = "success"
+	text := r.Message
+	for _, extra := range []string{r.Content, r.Snippet} {
+		if extra != "" {
+			text += "\n" + extra
+		}
+	}
+	return dialect.Result{OK: true, Value: r, Text: text}
+}
+
+// ErrFileExists refuses "create" of an existing file.
+var ErrFileExists = errors.New("file already exists")
+
+func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Result {
+	args, err := Parse(raw)
+	if err != nil {
+		return Refusal(err)
+	}
+	var res Result
+	switch args.Command {
+	case CmdView:
+		res, err = view(ws, args)
+	case CmdWrite, CmdCreate:
+		res, err = write(ctx, ws, args)
+	case CmdStrReplace, CmdInsert:
+		res, err = editFile(ctx, ws, args)
+	case CmdUndoEdit:
+		res, err = undoEdit(ctx, ws, args)
+	}
+	if err != nil {
+		return Refusal(err)
+	}
+	return succeeded(res)
+}
+
+func notFound(path string) error {
+	return fmt.Errorf("%w: %s; check the path, or create the file with the \"create\" command", dialect.ErrFileNotFound, path)
+}
+
+func view(ws dialect.Workspace, args Args) (Result, error) {
+	f, err := ws.Read(args.Path)
+	if err != nil {
+		return Result{}, err
+	}
+	if !f.Exists {
+		return Result{}, notFound(args.Path)
+	}
+	if err := dialect.CheckText(args.Path, f.Content); err != nil {
+		return Result{}, err
+	}
+	block, err := RenderView(args.Path, f.Content, args.ViewRange)
+	if err != nil {
+		return Result{}, err
+	}
+	// A view counts as a read for Edit's read-before-edit check.
+	ws.MarkSeen(args.Path, f.Content)
+	n := ops.LineCount(f.Content)
+	msg := fmt.Sprintf("Here is %s (%s):", args.Path, lines(n))
+	if args.ViewRange != nil {
+		end := args.ViewRange[1]
+		if end == -1 {
+			end = n
+		}
+		msg = fmt.Sprintf("Here are lines %d to %d of %s (%s):", args.ViewRange[0], end, args.Path, lines(n))
+	}
+	return Result{Message: msg, Content: block}, nil
+}
+
+func write(ctx context.Context, ws dialect.Workspace, args Args) (Result, error) {
+	var created bool
+	var id string
+	out, err := ws.Change(ctx, dialect.ChangeRequest{
+		Tool:  ToolName + "." + args.Command,
+		Paths: []string{args.Path},
+		Plan: func(files []dialect.File) (dialect.Plan, error) {
+			cur := files[0]
+			if args.Command == CmdCreate && cur.Exists {
+				return dialect.Plan{}, fmt.Errorf("%w: %s; \"create\" never overwrites: use \"write\" to replace the whole file, or \"str_replace\" to change part of it", ErrFileExists, args.Path)
+			}
+			created, id = !cur.Exists, cur.ID
+			what := "overwrite"
+			if created {
+				what = "create"
+			}
+			return dialect.Plan{
+				Changes: []dialect.Change{{ID: cur.ID, Whole: true, Content: PlanWrite(cur.Content, cur.Exists, *args.FileText)}},
+				Subject: fmt.Sprintf("%s.%s: %s %s", ToolName, args.Command, what, cur.ID),
+			}, nil
+		},
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if out.Commit == "" {
+		return noChange(args.Path, "the file already has exactly this content"), nil
+	}
+	verb := "written"
+	if created {
+		verb = "created"
+	}
+	return Result{
+		Message: fmt.Sprintf("File %s successfully at: %s", verb, args.Path),
+		Content: CodeBlock(args.Path, out.After[id].Content),
+		Commit:  out.Commit,
+	}, nil
+}
+
+// editFile runs str_replace and insert: spans planned against the bytes on
+// disk under the session's lock.
+func editFile(ctx context.Context, ws dialect.Workspace, args Args) (Result, error) {
+	var msg string
+	out, err := ws.Change(ctx, dialect.ChangeRequest{
+		Tool:  ToolName + "." + args.Command,
+		Paths: []string{args.Path},
+		Plan: func(files []dialect.File) (dialect.Plan, error) {
+			cur := files[0]
+			if !cur.Exists {
+				return dialect.Plan{}, notFound(args.Path)
+			}
+			if err := dialect.CheckText(args.Path, cur.Content); err != nil {
+				return dialect.Plan{}, err
+			}
+			var edits []ops.Edit
+			var err error
+			if args.Command == CmdInsert {
+				msg = fmt.Sprintf("The file %s has been edited: text inserted after line %d.", args.Path, *args.InsertLine)
+				if *args.InsertLine == 0 {
+					msg = fmt.Sprintf("The file %s has been edited: text inserted before line 1.", args.Path)
+				}
+				edits, err = PlanInsert(args.Path, cur.Content, *args.InsertLine, *args.NewStr)
+			} else {
+				var info Info
+				edits, info, err = PlanStrReplace(args.Path, cur.Content, *args.OldStr, *args.NewStr)
+				msg = fmt.Sprintf("The file %s has been edited: old_str replaced at line %d.", args.Path, info.Line)
+				if info.CRLFFix {
+					msg += " The file uses CRLF line endings: old_str matched with its line endings converted, and new_str was written with CRLF."
+				}
+			}
+			return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Edits: edits}}}, err
+		},
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if out.Commit == "" {
+		return noChange(args.Path, "old_str and new_str are identical"), nil
+	}
+	id := onlyID(out)
+	return Result{Message: msg, Snippet: dialect.Snippet(out.Before[id].Content, out.After[id].Content), Commit: out.Commit}, nil
+}
+
+// onlyID is the ID of the one file a single-file operation changed.
+func onlyID(out dialect.Outcome) string {
+	for id := range out.After {
+		return id
+	}
+	return ""
+}
+
+func undoEdit(ctx context.Context, ws dialect.Workspace, args Args) (Result, error) {
+	u, err := ws.Undo(ctx, args.Path, ToolName+"."+CmdUndoEdit)
+	if err != nil {
+		return Result{}, err
+	}
+	if u.Commit == "" {
+		return noChange(args.Path, "the file is already as it was before "+u.What), nil
+	}
+	res := Result{Commit: u.Commit}
+	if !u.After.Exists {
+		res.Message = fmt.Sprintf("Last edit to %s undone: %s created the file, so it was removed.", args.Path, u.What)
+		return res, nil
+	}
+	res.Message = fmt.Sprintf("Last edit to %s undone: reverted %s.", args.Path, u.What)
+	res.Snippet = dialect.Snippet(u.Before.Content, u.After.Content)
+	return res, nil
+}
+
+func noChange(path, why string) Result {
+	return Result{Message: fmt.Sprintf("No change to %s: %s; nothing was written or recorded.", path, why)}
+}
+
+func lines(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
+}
