@@ -44,11 +44,12 @@ type Tool struct {
 	// Tests hold every Result's OK to it.
 	Succeeded func(obj map[string]any) bool
 	// WriteCall returns the arguments of a call that writes text into the
-	// file at path (creating it when the dialect can), or nil for a tool
-	// that never writes. Tests that try every writing tool (hostile paths,
-	// fuzzing) take their call from here, so a new dialect is covered
-	// without editing them.
-	WriteCall func(path, text string) map[string]any
+	// existing file at path, which contains old (a tool that replaces text
+	// replaces old with text; others insert or overwrite), or is nil for a
+	// tool that never writes. Tests that try every writing tool (hostile
+	// paths, MCP, fuzzing) take their call from here, so a new dialect is
+	// covered without editing them.
+	WriteCall func(path, old, text string) map[string]any
 }
 
 // Result is a tool call's answer.

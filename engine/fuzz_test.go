@@ -67,6 +67,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/engine"
 	"github.com/git-edit/git-edit/repo/gittest"
 )
@@ -576,22 +577,24 @@ func checkResultShape(t *testing.T, tool string, args []byte, res engine.Result)
 	if !res.OK && strings.TrimSpace(res.Text) == "" {
 		t.Fatalf("%s %s: refused without a message: %s", tool, quoteArgs(args), raw)
 	}
-	str := func(k string) string { s, _ := obj[k].(string); return s }
-	var bad bool
-	switch tool {
-	case "text_editor":
-		bad = (res.OK && str("status") != "success") || (!res.OK && (str("status") != "error" || str("message") == ""))
-	case "edit", "edit_history":
-		bad = (res.OK && str("status") == "error") || (!res.OK && (str("status") != "error" || str("message") == ""))
-	case "edit_lines", "Edit", "MultiEdit", "Read":
-		bad = (res.OK && obj["error"] != nil) || (!res.OK && str("error") == "")
-	case "code_edit":
-		ok, isBool := obj["success"].(bool)
-		bad = !isBool || ok != res.OK || str("message") == ""
+	reg, ok := registered(tool)
+	if !ok {
+		t.Fatalf("%s is not in engine.Registry(): a tool the tests do not know", tool)
 	}
+	bad := reg.Succeeded(obj) != res.OK
 	if bad {
 		t.Fatalf("%s %s: OK=%v but the result says %s", tool, quoteArgs(args), res.OK, raw)
 	}
+}
+
+// registered finds tool in engine.Registry().
+func registered(tool string) (dialect.Tool, bool) {
+	for _, t := range engine.Registry() {
+		if t.Name == tool {
+			return t, true
+		}
+	}
+	return dialect.Tool{}, false
 }
 
 // worktreeDiff describes how two worktrees differ.
@@ -634,7 +637,7 @@ func quoteArgs(args []byte) string { return shorten(string(args)) }
 // What the engine receives, and simple expectations.
 
 // fuzzJSON marshals generated arguments.
-func fuzzJSON(t *testing.T, v any) []byte {
+func fuzzJSON(t testing.TB, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -1352,7 +1355,32 @@ func fuzzArgs(f *testing.F, tools ...string) {
 		r.reset(t, content)
 		tool := tools[int(which)%len(tools)]
 		c := r.run(t, tool, []byte(args), "")
-		if c.moved && (tool == "Read" || tool == "edit_history") {
+		if reg, _ := registered(tool); c.moved && reg.WriteCall == nil {
+			t.Fatalf("read-only %s recorded a commit", tool)
+		}
+	})
+}
+
+// FuzzEveryToolArgs covers every tool of the registry, so a new dialect
+// is fuzzed without a new target: its seeds are each tool's write call
+// (Tool.WriteCall) and an empty object; mutated names that name no tool
+// are skipped.
+func FuzzEveryToolArgs(f *testing.F) {
+	for _, tool := range engine.Registry() {
+		f.Add([]byte("hello\nworld\n"), tool.Name, "{}")
+		if tool.WriteCall != nil {
+			f.Add([]byte("hello\nworld\n"), tool.Name, string(fuzzJSON(f, tool.WriteCall("f.txt", "world", "earth"))))
+		}
+	}
+	env := newFuzzEnv(f)
+	f.Fuzz(func(t *testing.T, content []byte, tool, args string) {
+		reg, ok := registered(tool)
+		if !ok {
+			t.Skip("not a tool name") // mutated names
+		}
+		r := env.get(t)
+		r.reset(t, content)
+		if c := r.run(t, tool, []byte(args), ""); c.moved && reg.WriteCall == nil {
 			t.Fatalf("read-only %s recorded a commit", tool)
 		}
 	})

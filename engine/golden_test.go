@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -298,9 +299,60 @@ func deref(s *string) string {
 	return *s
 }
 
-func TestTextEditorGolden(t *testing.T) { runGolden(t, "text_editor") }
+// TestGolden runs the golden cases of every tool: testdata/<tool>/ for
+// each tool of the registry. A tool without cases, or a folder naming no
+// tool, fails: every tool is covered, by a folder of its own or by steps
+// of another folder's cases that name it.
+func TestGolden(t *testing.T) {
+	dirs, err := os.ReadDir(filepath.Join("..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := goldenToolsUsed(t)
+	for _, d := range dirs {
+		if !d.IsDir() || d.Name() == "fuzz" || d.Name() == "diffview" {
+			continue
+		}
+		if !slices.Contains(engine.Tools(), d.Name()) {
+			t.Errorf("testdata/%s names no tool of engine.Registry()", d.Name())
+		}
+	}
+	for _, tool := range engine.Tools() {
+		if _, err := os.Stat(filepath.Join("..", "testdata", tool)); err == nil {
+			t.Run(tool, func(t *testing.T) { runGolden(t, tool) })
+		} else if !used[tool] {
+			t.Errorf("%s has no golden cases: add testdata/%s/*.json", tool, tool)
+		}
+	}
+}
 
-func TestEditGolden(t *testing.T)      { runGolden(t, "edit") }
-func TestExactEditGolden(t *testing.T) { runGolden(t, "Edit") }
-func TestEditLinesGolden(t *testing.T) { runGolden(t, "edit_lines") }
-func TestCodeEditGolden(t *testing.T)  { runGolden(t, "code_edit") }
+// goldenToolsUsed is every tool some golden step calls.
+func goldenToolsUsed(t *testing.T) map[string]bool {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "*", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{}
+	for _, f := range files {
+		var gc goldenCase
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if json.Unmarshal(raw, &gc) != nil {
+			continue // not a golden case (runGolden reports bad ones)
+		}
+		tool := filepath.Base(filepath.Dir(f))
+		for _, st := range gc.Steps {
+			if st.Args == nil {
+				continue
+			}
+			if st.Tool != "" {
+				used[st.Tool] = true
+			} else {
+				used[tool] = true
+			}
+		}
+	}
+	return used
+}

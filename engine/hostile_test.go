@@ -38,16 +38,19 @@ func hostileRepo(t *testing.T) string {
 	return dir
 }
 
-// writers are one writing call per dialect for a path.
-func writers(path string) map[string]any {
-	return map[string]any{
-		"text_editor": map[string]any{"command": "write", "path": path, "file_text": "pwned\n"},
-		"edit":        map[string]any{"command": "insert", "arguments": map[string]any{"file_path": path, "content": "pwned", "position": map[string]any{"offset": 0}}},
-		"edit_lines":  map[string]any{"path": path, "operations": []any{map[string]any{"op": "insert", "afterLine": 0, "content": []string{"pwned"}}}},
-		"Edit":        map[string]any{"file_path": path, "old_string": "root", "new_string": "pwned"},
-		"MultiEdit":   map[string]any{"file_path": path, "edits": []any{map[string]any{"old_string": "root", "new_string": "pwned"}}},
-		"code_edit":   map[string]any{"file_path": path, "search": "", "replace": "pwned\n"},
+// writers are one writing call per writing tool of the registry for a
+// path ("root" is text /etc/passwd holds, for tools that replace text).
+func writers(t *testing.T, path string) map[string]any {
+	out := map[string]any{}
+	for _, tool := range engine.Registry() {
+		if tool.WriteCall != nil {
+			out[tool.Name] = tool.WriteCall(path, "root", "pwned")
+		}
 	}
+	if len(out) == 0 {
+		t.Fatal("the registry has no writing tool")
+	}
+	return out
 }
 
 // refusedAlone asserts a call was refused with a message containing want,
@@ -103,7 +106,7 @@ func TestHostilePathsAreRefusedEverywhere(t *testing.T) {
 		cases = append(cases, struct{ path, reason string }{"device", "is a device"})
 	}
 	for _, tc := range cases {
-		for tool, args := range writers(tc.path) {
+		for tool, args := range writers(t, tc.path) {
 			if tool == "edit_lines" && (tc.reason == "is a directory" || tc.reason == "read-only" || tc.reason == "not readable") {
 				// edit_lines words these as the seed does.
 				want := map[string]string{"is a directory": "path is a directory: " + tc.path, "read-only": "permission denied: " + tc.path, "not readable": "permission denied: " + tc.path}
@@ -161,7 +164,7 @@ func TestAwkwardContent(t *testing.T) {
 		t.Fatalf("append to an empty file: %s", out)
 	}
 	// Over edit.maxFileSize (1k here): refused, naming the limit.
-	for tool, args := range writers("big.txt") {
+	for tool, args := range writers(t, "big.txt") {
 		if tool == "text_editor" {
 			args = map[string]any{"command": "str_replace", "path": "big.txt", "old_str": "x", "new_str": "y"}
 		}

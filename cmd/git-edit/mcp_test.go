@@ -182,6 +182,43 @@ func TestMCPCallsEveryTool(t *testing.T) {
 }
 
 // 20 calls at once on one file: none lost, 20 commits.
+// Every tool of the registry, derived from it: a writing tool's own write
+// call (Tool.WriteCall) changes its file and records one commit by that
+// tool; a read-only tool's call records nothing; an unknown field is
+// a tool error that changes nothing. A new dialect is covered here without
+// an edit.
+func TestMCPCallsEveryRegisteredTool(t *testing.T) {
+	files := map[string]string{}
+	for _, tool := range engine.Registry() {
+		files["w_"+tool.Name+".txt"] = "old\n"
+	}
+	dir := gittest.NewWithCommit(t, files)
+	gittest.Git(t, dir, "config", "edit.requireRead", "false")
+	cs := connect(t, dir, "s", nil, nil)
+	for _, tool := range engine.Registry() {
+		file := "w_" + tool.Name + ".txt"
+		tip := gittest.Rev(t, dir, "refs/edits/s")
+		if text, _, isErr := callTool(t, cs, tool.Name, map[string]any{"zzz_unknown": 1}); !isErr || text == "" || gittest.Rev(t, dir, "refs/edits/s") != tip {
+			t.Fatalf("%s with an unknown field: error=%v %q", tool.Name, isErr, text)
+		}
+		if tool.WriteCall == nil {
+			if text, _, _ := callTool(t, cs, tool.Name, map[string]any{"file_path": file, "path": file}); gittest.Rev(t, dir, "refs/edits/s") != tip {
+				t.Fatalf("read-only %s moved the session: %q", tool.Name, text)
+			}
+			continue
+		}
+		text, structured, isErr := callTool(t, cs, tool.Name, tool.WriteCall(file, "old", "new"))
+		if isErr || structured == "null" || !strings.Contains(gittest.ReadFile(t, dir, file), "new") {
+			t.Fatalf("%s: error=%v %q; %s = %q", tool.Name, isErr, text, file, gittest.ReadFile(t, dir, file))
+		}
+		by := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Edit-Tool,valueonly)", "refs/edits/s"))
+		if gittest.Rev(t, dir, "refs/edits/s") == tip || !strings.HasPrefix(by, tool.Name) {
+			t.Fatalf("%s: commit by %q", tool.Name, by)
+		}
+	}
+	gittest.Fsck(t, dir)
+}
+
 func TestMCPConcurrentCallsLoseNothing(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"log.txt": "start\n"})
 	cs := connect(t, dir, "s", nil, nil)

@@ -50,7 +50,7 @@ For several edits, across files, use "edits": all are applied or none.`,
 	Run:       runCall,
 	Refuse:    Refusal,
 	Succeeded: func(obj map[string]any) bool { ok, _ := obj["success"].(bool); return ok },
-	WriteCall: func(path, text string) map[string]any {
+	WriteCall: func(path, old, text string) map[string]any {
 		return map[string]any{"file_path": path, "search": "", "replace": text + "\n"}
 	},
 }

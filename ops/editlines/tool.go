@@ -45,7 +45,7 @@ operations must not overlap. Lines are given without line endings.`,
 	Run:       runCall,
 	Refuse:    Refusal,
 	Succeeded: func(obj map[string]any) bool { return obj["error"] == nil },
-	WriteCall: func(path, text string) map[string]any {
+	WriteCall: func(path, old, text string) map[string]any {
 		return map[string]any{"path": path, "operations": []any{map[string]any{"op": "insert", "afterLine": 0, "content": []string{text}}}}
 	},
 }

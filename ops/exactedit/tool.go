@@ -38,8 +38,8 @@ not read in this session, or changed since it was read, is refused. Do not inclu
 	},
 	Refuse:    Refusal,
 	Succeeded: succeeded,
-	WriteCall: func(path, text string) map[string]any {
-		return map[string]any{"file_path": path, "old_string": "root", "new_string": text}
+	WriteCall: func(path, old, text string) map[string]any {
+		return map[string]any{"file_path": path, "old_string": old, "new_string": text}
 	},
 }
 
@@ -83,8 +83,8 @@ applied (one git commit). Each edit follows Edit's rules. Read the file first.`,
 	},
 	Refuse:    Refusal,
 	Succeeded: succeeded,
-	WriteCall: func(path, text string) map[string]any {
-		return map[string]any{"file_path": path, "edits": []any{map[string]any{"old_string": "root", "new_string": text}}}
+	WriteCall: func(path, old, text string) map[string]any {
+		return map[string]any{"file_path": path, "edits": []any{map[string]any{"old_string": old, "new_string": text}}}
 	},
 }
 

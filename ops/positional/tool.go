@@ -63,7 +63,7 @@ A position is {"line", "column"} (1-based) or {"offset"} (0-based), counting Uni
 	Run:       runCall,
 	Refuse:    Refusal,
 	Succeeded: func(obj map[string]any) bool { return obj["status"] != "error" },
-	WriteCall: func(path, text string) map[string]any {
+	WriteCall: func(path, old, text string) map[string]any {
 		return map[string]any{"command": CmdInsert, "arguments": map[string]any{"file_path": path, "content": text, "position": map[string]any{"offset": 0}}}
 	},
 }

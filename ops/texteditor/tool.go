@@ -39,7 +39,7 @@ Commands: "view" shows the file in a Markdown code block (optional "view_range":
 	Run:       runCall,
 	Refuse:    Refusal,
 	Succeeded: func(obj map[string]any) bool { return obj["status"] == "success" },
-	WriteCall: func(path, text string) map[string]any {
+	WriteCall: func(path, old, text string) map[string]any {
 		return map[string]any{"command": CmdWrite, "path": path, "file_text": text}
 	},
 }
