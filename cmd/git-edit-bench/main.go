@@ -38,6 +38,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-edit/git-edit/ops/texteditor"
 	"github.com/git-edit/git-edit/repo/packidx/packtest"
 )
 
@@ -125,7 +126,7 @@ func run(o options, stdout, logw io.Writer) (err error) {
 			key := dir + "\x00" + file
 			c := counters[key]
 			args := fmt.Sprintf(`{"command":"str_replace","path":%q,"old_str":%q,"new_str":%q}`, file, counterLine(c), counterLine(c+1))
-			s, stdout, err := timed(dir, env, strings.NewReader(args), rss, bin, "call", "--session", sessionID, "text_editor")
+			s, stdout, err := timed(dir, env, strings.NewReader(args), rss, bin, "call", "--session", sessionID, texteditor.ToolName)
 			if err != nil {
 				return s, err
 			}
