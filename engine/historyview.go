@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/undo"
@@ -210,14 +211,9 @@ func around(r *repo.Repo, c undo.Commit, path string) (before, after repo.FileSt
 // Unified renders a change of one path as a diff with git's headers
 // (/dev/null for a side where the file does not exist).
 func Unified(path string, before, after repo.FileState) string {
-	oldName, newName := path, path
-	if !before.Exists {
-		oldName = ""
-	}
-	if !after.Exists {
-		newName = ""
-	}
-	return diffview.Unified(oldName, newName, before.Content, after.Content, 3)
+	return diffview.FileChange(
+		diffview.Side{Path: path, Content: before.Content, Exists: before.Exists},
+		diffview.Side{Path: path, Content: after.Content, Exists: after.Exists}, dialect.SnippetContext)
 }
 
 // AllSessions returns every session of the repository (the refs under
