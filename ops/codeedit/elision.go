@@ -19,10 +19,10 @@ import (
 // must lie in the file in order, without overlapping. A part that is empty
 // or blank in search is skipped when its replace part is blank too, and
 // refused otherwise: it does not say where its replacement would go.
-func (f *file) matchElision(S, R []string) (Result, error) {
+func (f *file) matchElision(S, R []string) (Planned, error) {
 	ds, dr := countDots(S), countDots(R)
 	if ds != dr {
-		return Result{}, fmt.Errorf("%w: search has %s but replace has %d; give both the same number of `...` lines, each standing for the same lines left out of both (or write the lines out in full)",
+		return Planned{}, fmt.Errorf("%w: search has %s but replace has %d; give both the same number of `...` lines, each standing for the same lines left out of both (or write the lines out in full)",
 			ErrElision, plural(ds, "`...` line"), dr)
 	}
 	sp, rp := splitDots(S), splitDots(R)
@@ -38,7 +38,7 @@ func (f *file) matchElision(S, R []string) (Result, error) {
 		blk := newBlock(sp[j], rp[j])
 		if blk.anchor < 0 {
 			if !allBlank(rp[j]) {
-				return Result{}, fmt.Errorf("%w: %s is empty, so it does not say where the lines of the matching part of replace go; put lines from the file there, or move those lines into a part that has some",
+				return Planned{}, fmt.Errorf("%w: %s is empty, so it does not say where the lines of the matching part of replace go; put lines from the file there, or move those lines into a part that has some",
 					ErrElision, partName(j, k))
 			}
 			continue
@@ -54,21 +54,21 @@ func (f *file) matchElision(S, R []string) (Result, error) {
 		if !ok {
 			nm := f.noMatch(blk, rp[j])
 			nm.Part = partName(j, k)
-			return Result{}, nm
+			return Planned{}, nm
 		}
 		if len(others) > 0 {
-			return Result{}, fmt.Errorf("%w: %s (%s) occurs %d times in the file, at %s; add lines to it, or move a `...` line, so that it occurs once",
+			return Planned{}, fmt.Errorf("%w: %s (%s) occurs %d times in the file, at %s; add lines to it, or move a `...` line, so that it occurs once",
 				ErrAmbiguous, partName(j, k), quoteLines(S2), len(others)+1, lineList(append([]int{m.line}, others...)))
 		}
 		if m.line <= prevEnd {
-			return Result{}, fmt.Errorf("%w: the parts of search must be in the file in order: %s matches at line %d, which is not after the part before it (it ends at line %d); check the order of the parts, or write the lines out in full",
+			return Planned{}, fmt.Errorf("%w: the parts of search must be in the file in order: %s matches at line %d, which is not after the part before it (it ends at line %d); check the order of the parts, or write the lines out in full",
 				ErrElision, partName(j, k), m.line, prevEnd)
 		}
 		prevEnd = m.line + len(m.spans) - 1
 		parts = append(parts, placed{m, S2, R2})
 	}
 	if len(parts) == 0 { // every part blank: cannot happen, search has a non-blank line
-		return Result{}, fmt.Errorf("%w: search has no text to find between its `...` lines", ErrEmptySearch)
+		return Planned{}, fmt.Errorf("%w: search has no text to find between its `...` lines", ErrEmptySearch)
 	}
 
 	var edits []ops.Edit
@@ -87,7 +87,7 @@ func (f *file) matchElision(S, R []string) (Result, error) {
 		}
 	}
 	first, lastPart := parts[0].m, parts[len(parts)-1].m
-	r := Result{Edits: edits, Stage: StageElision, Line: first.line, EndLine: lastPart.line + len(lastPart.spans) - 1}
+	r := Planned{Edits: edits, Stage: StageElision, Line: first.line, EndLine: lastPart.line + len(lastPart.spans) - 1}
 	verb := "Replaced"
 	if len(edits) == 0 {
 		verb = "Nothing changed: replace is the same text as search in"

@@ -8,7 +8,7 @@ import (
 )
 
 // apply runs Match and applies its edits.
-func apply(t *testing.T, content, search, replace string) (string, Result) {
+func apply(t *testing.T, content, search, replace string) (string, Planned) {
 	t.Helper()
 	r, err := Match([]byte(content), search, replace)
 	if err != nil {
@@ -22,7 +22,7 @@ func apply(t *testing.T, content, search, replace string) (string, Result) {
 }
 
 // plan runs Plan on an existing file and applies its edits.
-func plan(t *testing.T, path, content, search, replace string) (string, Result) {
+func plan(t *testing.T, path, content, search, replace string) (string, Planned) {
 	t.Helper()
 	r, err := Plan(Edit{FilePath: path, Search: search, Replace: replace}, []byte(content), true)
 	if err != nil {
@@ -36,7 +36,7 @@ func plan(t *testing.T, path, content, search, replace string) (string, Result) 
 }
 
 // check compares bytes and the stage (and the first line when line > 0).
-func check(t *testing.T, got string, r Result, want, stage string, line int) {
+func check(t *testing.T, got string, r Planned, want, stage string, line int) {
 	t.Helper()
 	if got != want {
 		t.Errorf("got\n%q\nwant\n%q", got, want)

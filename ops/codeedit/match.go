@@ -10,7 +10,7 @@ import (
 	"github.com/git-edit/git-edit/ops/jsonargs"
 )
 
-// Result.Stage values: how a search was matched (or that it was appended).
+// Planned.Stage values: how a search was matched (or that it was appended).
 const (
 	StageExact              = "exact"
 	StageTrailingWhitespace = "trailing whitespace"
@@ -42,8 +42,8 @@ var (
 	ErrFileNotFound = errors.New("file not found")
 )
 
-// Result describes one matched (or appended) edit.
-type Result struct {
+// Planned describes one matched (or appended) edit.
+type Planned struct {
 	// Edits are spans over the content given to Match or Plan, in order and
 	// disjoint, ready for ops.ApplyEdits. They cover only the lines that
 	// change (lines that search and replace share at their start and end
@@ -111,7 +111,7 @@ type match struct {
 // without their line endings, so a CRLF file matches a "\n" search. A BOM is
 // never part of line 1. Stages, in order; the first that matches anywhere
 // wins, and within it the earliest place in the file (the others are listed
-// in Result.OtherLines):
+// in Planned.OtherLines):
 //
 //  1. exact: every line equal;
 //  2. trailing whitespace: equal once trailing whitespace is trimmed;
@@ -133,7 +133,7 @@ type match struct {
 // (wrapping ErrNoMatch) when no stage matches, with the closest lines of the
 // file and whether replace is already there; ErrElision and ErrAmbiguous for
 // elided searches whose parts do not line up or repeat.
-func Match(content []byte, search, replace string) (Result, error) {
+func Match(content []byte, search, replace string) (Planned, error) {
 	f := newFile(content)
 	return f.match(splitLines(strings.TrimPrefix(search, ops.BOM)), splitLines(replace))
 }
@@ -143,10 +143,10 @@ func newFile(content []byte) *file {
 }
 
 // match runs all the stages; see Match.
-func (f *file) match(S, R []string) (Result, error) {
+func (f *file) match(S, R []string) (Planned, error) {
 	blk := newBlock(S, R)
 	if blk.anchor < 0 {
-		return Result{}, fmt.Errorf("%w: search has no text to find (it is empty or only blank lines); give the lines to replace, or send an empty search to append to the file", ErrEmptySearch)
+		return Planned{}, fmt.Errorf("%w: search has no text to find (it is empty or only blank lines); give the lines to replace, or send an empty search to append to the file", ErrEmptySearch)
 	}
 	if m, others, ok := f.find(blk, stIndent); ok {
 		return f.result(m, others, S, R, stageNames[m.stage], ""), nil
@@ -176,7 +176,7 @@ func (f *file) match(S, R []string) (Result, error) {
 	if countDots(S) > 0 {
 		return f.matchElision(S, R)
 	}
-	return Result{}, f.noMatch(blk, R)
+	return Planned{}, f.noMatch(blk, R)
 }
 
 // blankRun counts the blank lines at the start (or end) of lines. A text
@@ -196,11 +196,11 @@ func blankRun(lines []string, fromEnd bool) int {
 	return 0
 }
 
-// result builds the Result of a whole-block match.
-func (f *file) result(m match, others []int, S, R []string, stage, how string) Result {
+// result builds the Planned of a whole-block match.
+func (f *file) result(m match, others []int, S, R []string, stage, how string) Planned {
 	edits := f.edits(m, S, R, f.bom)
 	end := m.line + len(m.spans) - 1
-	r := Result{Edits: edits, Stage: stage, Line: m.line, EndLine: end, OtherLines: others}
+	r := Planned{Edits: edits, Stage: stage, Line: m.line, EndLine: end, OtherLines: others}
 
 	var sb strings.Builder
 	if len(edits) == 0 {

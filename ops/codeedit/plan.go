@@ -26,8 +26,8 @@ import (
 // file (Append; Stage StageAppend or StageCreate); any other search is
 // matched with Match. A non-empty search on a missing file is refused with
 // ErrFileNotFound. A *NoMatch gets e.FilePath as its Path; other Match
-// errors are prefixed with it. Result.Message ends with what was stripped.
-func Plan(e Edit, content []byte, exists bool) (Result, error) {
+// errors are prefixed with it. Planned.Message ends with what was stripped.
+func Plan(e Edit, content []byte, exists bool) (Planned, error) {
 	if !exists {
 		content = nil
 	}
@@ -55,7 +55,7 @@ func Plan(e Edit, content []byte, exists bool) (Result, error) {
 		return r, nil
 	}
 	if !exists {
-		return Result{}, fmt.Errorf("%w: %s does not exist, so search cannot be found in it; to create the file, send an empty search with the file's whole content in replace",
+		return Planned{}, fmt.Errorf("%w: %s does not exist, so search cannot be found in it; to create the file, send an empty search with the file's whole content in replace",
 			ErrFileNotFound, e.FilePath)
 	}
 	r, err := Match(content, search, replace)
@@ -66,9 +66,9 @@ func Plan(e Edit, content []byte, exists bool) (Result, error) {
 			if notes != "" {
 				nm.Hints = append(nm.Hints, strings.TrimSpace(notes))
 			}
-			return Result{}, nm
+			return Planned{}, nm
 		}
-		return Result{}, fmt.Errorf("%s: %w", e.FilePath, err)
+		return Planned{}, fmt.Errorf("%s: %w", e.FilePath, err)
 	}
 	r.Message += notes
 	return r, nil
@@ -106,11 +106,11 @@ func Append(content []byte, exists bool, replace string) []ops.Edit {
 }
 
 // appendResult plans an empty search.
-func appendResult(filePath string, content []byte, exists bool, replace string) Result {
+func appendResult(filePath string, content []byte, exists bool, replace string) Planned {
 	edits := Append(content, exists, replace)
 	n := ops.LineCount([]byte(replace))
 	if !exists {
-		r := Result{Edits: edits, Stage: StageCreate, Line: 1, EndLine: n}
+		r := Planned{Edits: edits, Stage: StageCreate, Line: 1, EndLine: n}
 		r.Message = fmt.Sprintf("Created %s with %s.", filePath, plural(n, "line"))
 		if n == 0 {
 			r.Line = 0
@@ -119,10 +119,10 @@ func appendResult(filePath string, content []byte, exists bool, replace string) 
 		return r
 	}
 	if len(edits) == 0 {
-		return Result{Stage: StageAppend, Message: "Nothing was appended: search and replace are both empty."}
+		return Planned{Stage: StageAppend, Message: "Nothing was appended: search and replace are both empty."}
 	}
 	first := ops.LineCount(content) + 1
-	r := Result{Edits: edits, Stage: StageAppend, Line: first, EndLine: first + n - 1}
+	r := Planned{Edits: edits, Stage: StageAppend, Line: first, EndLine: first + n - 1}
 	r.Message = fmt.Sprintf("Appended %s to the end of %s (%s).", plural(n, "line"), filePath, lineRange(first, first+n-1))
 	return r
 }

@@ -13,13 +13,13 @@ import (
 
 // runArgs parses raw and plans every edit in order against files, applying
 // each edit to its file's current bytes.
-func runArgs(t *testing.T, raw string, files map[string]string) (map[string]string, []Result) {
+func runArgs(t *testing.T, raw string, files map[string]string) (map[string]string, []Planned) {
 	t.Helper()
 	a, err := Parse([]byte(raw))
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	var results []Result
+	var results []Planned
 	for _, e := range a.Edits {
 		content, exists := files[e.FilePath]
 		r, err := Plan(e, []byte(content), exists)

@@ -301,10 +301,10 @@ func check(o Operation) error {
 	return nil
 }
 
-// Result is the success result: {"path": ..., "linesChanged": ...,
+// Response is the success result: {"path": ..., "linesChanged": ...,
 // "newLineCount": ...}. Path is the file's absolute path, which the caller
 // supplies; the other two come from Planned.
-type Result struct {
+type Response struct {
 	Path         string `json:"path"`
 	LinesChanged int    `json:"linesChanged"`
 	NewLineCount int    `json:"newLineCount"`

@@ -61,7 +61,7 @@ func TestSeedSingleReplace(t *testing.T) {
 	if s := seedApply(content, a.Operations); s != want {
 		t.Errorf("the seed's algorithm disagrees:\n%s", s)
 	}
-	res, err := json.Marshal(Result{Path: "/full/path/src/main.go", LinesChanged: p.LinesChanged, NewLineCount: p.NewLineCount})
+	res, err := json.Marshal(Response{Path: "/full/path/src/main.go", LinesChanged: p.LinesChanged, NewLineCount: p.NewLineCount})
 	if err != nil {
 		t.Fatal(err)
 	}

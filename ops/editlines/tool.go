@@ -83,7 +83,7 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 	if err != nil {
 		return Refusal(seedFileError(args.Path, err))
 	}
-	return dialect.JSONOK(Result{Path: abs, LinesChanged: planned.LinesChanged, NewLineCount: planned.NewLineCount})
+	return dialect.JSONOK(Response{Path: abs, LinesChanged: planned.LinesChanged, NewLineCount: planned.NewLineCount})
 }
 
 // seedFileError words file problems exactly as seed 001's error table

@@ -48,11 +48,11 @@ func searchAsAgent(t *testing.T, content []byte, pattern string) (searchJSON, st
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, res, err := Plan("f", content, a)
+	pl, err := Plan("f", content, a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := json.Marshal(res)
+	raw, err := json.Marshal(pl.Response)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,20 +216,19 @@ func replaceAllAsAgent(t *testing.T, content []byte, pattern, tmpl string) (out 
 		t.Fatal(err)
 	}
 	var before, after runtime.MemStats
-	var res any
+	var pl Planned
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	peak = peakHeap(func() {
-		var edits []ops.Edit
-		if edits, res, err = Plan("f", content, a); err == nil {
-			out, err = ops.ApplyEdits(content, edits)
+		if pl, err = Plan("f", content, a); err == nil {
+			out, err = ops.ApplyEdits(content, pl.Edits)
 		}
 	})
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out, res.(ReplaceAllResult).ReplacementsMade, after.TotalAlloc - before.TotalAlloc, peak
+	return out, pl.Response.(ReplaceAllResult).ReplacementsMade, after.TotalAlloc - before.TotalAlloc, peak
 }
 
 // TestAttackReplaceAllIsGoInBoundedMemory: replaceAll of patterns that

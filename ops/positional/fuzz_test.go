@@ -97,14 +97,14 @@ func FuzzPositional(f *testing.F) {
 // checkPlan plans a against content and checks the invariants.
 func checkPlan(t *testing.T, content []byte, a Args) {
 	t.Helper()
-	edits, res, err := Plan("f.txt", content, a)
+	pl, err := Plan("f.txt", content, a)
 	if err != nil {
 		if !errors.Is(err, ErrPosition) {
 			t.Fatalf("%s: error does not wrap ErrPosition: %v", a.Command, err)
 		}
 		return
 	}
-	out, err := ops.ApplyEdits(content, edits)
+	out, err := ops.ApplyEdits(content, pl.Edits)
 	if err != nil {
 		t.Fatalf("%s: planned edits do not apply: %v", a.Command, err)
 	}
@@ -112,7 +112,7 @@ func checkPlan(t *testing.T, content []byte, a Args) {
 	if !bytes.HasPrefix(out, content[:bom]) {
 		t.Fatalf("%s: BOM lost: %q -> %q", a.Command, content, out)
 	}
-	for _, e := range edits {
+	for _, e := range pl.Edits {
 		if e.Start < bom {
 			t.Fatalf("%s: edit %+v touches the BOM", a.Command, e)
 		}
@@ -129,7 +129,7 @@ func checkPlan(t *testing.T, content []byte, a Args) {
 		t.Fatalf("%s put a lone LF into a CRLF file: %q -> %q", a.Command, content, out)
 	}
 	if a.Command == CmdSearch {
-		checkSearch(t, content, a.Regexp, res.(SearchResult))
+		checkSearch(t, content, a.Regexp, pl.Response.(SearchResult))
 	}
 }
 

@@ -85,12 +85,21 @@ func Found(matches []Match) SearchResult {
 	return SearchResult{Matches: matches}
 }
 
+// Planned is what Plan decided: the spans and the seed's result object.
+type Planned struct {
+	// Edits are spans over the content, for ops.ApplyEdits (always nil
+	// for search).
+	Edits []ops.Edit
+	// Response is the seed's result object: MessageResult,
+	// ReplaceAllResult or SearchResult.
+	Response any
+}
+
 // Plan runs the planner of a.Command against content and returns its edits
-// and its seed result (MessageResult, ReplaceAllResult or SearchResult; the
-// edits of search are always nil). path is used in messages only.
-// Errors are those of the planner, with nil edits and result; an unknown
-// command, or a pattern command without a.Regexp, wraps ErrInvalidArgs.
-func Plan(path string, content []byte, a Args) ([]ops.Edit, any, error) {
+// and its seed result. path is used in messages only. Errors are those of
+// the planner, with a zero Planned; an unknown command, or a pattern
+// command without a.Regexp, wraps ErrInvalidArgs.
+func Plan(path string, content []byte, a Args) (Planned, error) {
 	var edits []ops.Edit
 	var res any
 	var err error
@@ -110,16 +119,16 @@ func Plan(path string, content []byte, a Args) ([]ops.Edit, any, error) {
 		res = ReplacedAll(n)
 	case CmdSearch:
 		if a.Regexp == nil {
-			return nil, nil, invalid(`search needs a compiled "pattern"; parse the arguments with Parse`)
+			return Planned{}, invalid(`search needs a compiled "pattern"; parse the arguments with Parse`)
 		}
 		res = Search(content, a.Regexp)
 	default:
-		return nil, nil, invalid(`unknown command %q; use one of %s`, a.Command, jsonargs.OrList(Commands))
+		return Planned{}, invalid(`unknown command %q; use one of %s`, a.Command, jsonargs.OrList(Commands))
 	}
 	if err != nil {
-		return nil, nil, err
+		return Planned{}, err
 	}
-	return edits, res, nil
+	return Planned{Edits: edits, Response: res}, nil
 }
 
 // PlanInsert plans inserting a.Content at a.Position. In a CRLF file the

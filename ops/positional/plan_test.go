@@ -20,18 +20,18 @@ func run(content, cmd, args string) (string, []ops.Edit, any, error) {
 		return "", nil, nil, err
 	}
 	src := []byte(content)
-	edits, res, err := Plan("f.txt", src, a)
+	pl, err := Plan("f.txt", src, a)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	out, err := ops.ApplyEdits(src, edits)
+	out, err := ops.ApplyEdits(src, pl.Edits)
 	if err != nil {
 		return "", nil, nil, err
 	}
 	if string(src) != content {
 		panic("content modified")
 	}
-	return string(out), edits, res, nil
+	return string(out), pl.Edits, pl.Response, nil
 }
 
 // Argument builders, to keep the tables readable.
@@ -438,18 +438,18 @@ func TestResultJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, res, _ := Plan("f", []byte("abc"), a)
-	if b, _ := json.Marshal(res); string(b) != `{"matches":[]}` {
+	pl, _ := Plan("f", []byte("abc"), a)
+	if b, _ := json.Marshal(pl.Response); string(b) != `{"matches":[]}` {
 		t.Errorf("search without matches: %s", b)
 	}
 }
 
 func TestPlanUnknownCommand(t *testing.T) {
-	_, _, err := Plan("f", nil, Args{Command: "view"})
+	_, err := Plan("f", nil, Args{Command: "view"})
 	if !errors.Is(err, ErrInvalidArgs) || !strings.Contains(err.Error(), `unknown command "view"`) {
 		t.Errorf("err = %v", err)
 	}
-	if _, _, err := Plan("f", nil, Args{Command: CmdSearch}); !errors.Is(err, ErrInvalidArgs) {
+	if _, err := Plan("f", nil, Args{Command: CmdSearch}); !errors.Is(err, ErrInvalidArgs) {
 		t.Errorf("search without Regexp: err = %v", err)
 	}
 }

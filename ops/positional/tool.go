@@ -111,9 +111,9 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 			if err := dialect.CheckText(args.FilePath, cur.Content); err != nil {
 				return dialect.Plan{}, err
 			}
-			edits, res, err := Plan(args.FilePath, cur.Content, args)
-			result = res
-			return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Edits: edits}}}, err
+			planned, err := Plan(args.FilePath, cur.Content, args)
+			result = planned.Response
+			return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Edits: planned.Edits}}}, err
 		},
 	})
 	if err != nil {

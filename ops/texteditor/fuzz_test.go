@@ -26,9 +26,9 @@ func FuzzPlans(f *testing.F) {
 		pureCRLF := bytes.Contains(content, []byte("\r\n")) && !hasLoneLF(content)
 		agentLF := !strings.Contains(oldStr, "\r") && !strings.Contains(newStr, "\r")
 
-		edits, _, err := PlanStrReplace("f", content, oldStr, newStr)
+		pl, err := PlanStrReplace("f", content, oldStr, newStr)
 		if err == nil {
-			got, aerr := ops.ApplyEdits(content, edits)
+			got, aerr := ops.ApplyEdits(content, pl.Edits)
 			if aerr != nil {
 				t.Fatalf("str_replace edits do not apply: %v", aerr)
 			}
@@ -39,14 +39,14 @@ func FuzzPlans(f *testing.F) {
 			t.Fatalf("unwrapped error: %v", err)
 		}
 
-		edits, err = PlanInsert("f", content, line, newStr)
+		pl, err = PlanInsert("f", content, line, newStr)
 		if err == nil {
-			for _, e := range edits {
+			for _, e := range pl.Edits {
 				if e.Start != e.End {
 					t.Fatalf("insert replaces bytes: %+v", e)
 				}
 			}
-			got, aerr := ops.ApplyEdits(content, edits)
+			got, aerr := ops.ApplyEdits(content, pl.Edits)
 			if aerr != nil {
 				t.Fatalf("insert edits do not apply: %v", aerr)
 			}

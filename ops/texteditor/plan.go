@@ -19,8 +19,12 @@ const (
 	LanguageHeadBytes = 16 * 1024
 )
 
-// Info describes a planned str_replace.
-type Info struct {
+// Planned is a planned str_replace or insert: the spans over the content,
+// and for str_replace what they replace.
+type Planned struct {
+	// Edits are spans over the content, for ops.ApplyEdits; none when the
+	// change would not alter a byte.
+	Edits   []ops.Edit
 	Offset  int    // byte offset of the replaced text in the content
 	Line    int    // 1-based line where the replaced text starts
 	Old     string // the replaced text as it is in the file (old_str, CRLF-converted if that is how it matched)
@@ -41,24 +45,24 @@ type Info struct {
 //
 // Errors: oldStr empty (ErrInvalidArgs), not found (ErrNotFound), more than
 // one occurrence (ErrAmbiguous, listing their line numbers).
-func PlanStrReplace(path string, content []byte, oldStr, newStr string) ([]ops.Edit, Info, error) {
+func PlanStrReplace(path string, content []byte, oldStr, newStr string) (Planned, error) {
 	if oldStr == "" {
-		return nil, Info{}, invalid(`"old_str" is empty, and empty text cannot be located; to add text use "insert" with "insert_line", or "write" to replace the whole file`)
+		return Planned{}, invalid(`"old_str" is empty, and empty text cannot be located; to add text use "insert" with "insert_line", or "write" to replace the whole file`)
 	}
 	offs, old, fixed := ops.FindExact(content, oldStr)
 	switch {
 	case len(offs) == 0:
-		return nil, Info{}, fmt.Errorf("%w in %s; view the file and copy the exact text to replace, including whitespace, indentation and line breaks", ErrNotFound, path)
+		return Planned{}, fmt.Errorf("%w in %s; view the file and copy the exact text to replace, including whitespace, indentation and line breaks", ErrNotFound, path)
 	case len(offs) > 1:
-		return nil, Info{}, fmt.Errorf("%w in %s: found %d occurrences of old_str%s, at %s; include more surrounding lines in old_str to make it unique",
+		return Planned{}, fmt.Errorf("%w in %s: found %d occurrences of old_str%s, at %s; include more surrounding lines in old_str to make it unique",
 			ErrAmbiguous, path, len(offs), overlapNote(offs, len(old)), ops.DescribeLines(ops.OccurrenceLines(content, offs)))
 	}
 	repl := ops.ToEOL(newStr, ops.DetectEOL(content))
-	info := Info{Offset: offs[0], Line: ops.OccurrenceLines(content, offs)[0], Old: old, New: repl, CRLFFix: fixed}
-	if old == repl {
-		return nil, info, nil
+	pl := Planned{Offset: offs[0], Line: ops.OccurrenceLines(content, offs)[0], Old: old, New: repl, CRLFFix: fixed}
+	if old != repl {
+		pl.Edits = []ops.Edit{{Start: offs[0], End: offs[0] + len(old), New: repl}}
 	}
-	return []ops.Edit{{Start: offs[0], End: offs[0] + len(old), New: repl}}, info, nil
+	return pl, nil
 }
 
 // overlapNote explains a count that surprises: occurrences that overlap.
@@ -86,13 +90,13 @@ func overlapNote(offs []int, n int) string {
 //
 // Errors: empty newStr (ErrInvalidArgs), insertLine < 0 or greater than the
 // line count (ErrOutOfRange, naming the count and the valid range).
-func PlanInsert(path string, content []byte, insertLine int, newStr string) ([]ops.Edit, error) {
+func PlanInsert(path string, content []byte, insertLine int, newStr string) (Planned, error) {
 	if newStr == "" {
-		return nil, invalid(`"new_str" is empty, so there is nothing to insert; give the lines to insert in "new_str"`)
+		return Planned{}, invalid(`"new_str" is empty, so there is nothing to insert; give the lines to insert in "new_str"`)
 	}
 	n := ops.LineCount(content)
 	if insertLine < 0 || insertLine > n {
-		return nil, fmt.Errorf("%w: insert_line %d is outside %s, which has %s; use a number from 0 (before the first line) to %d (after the last line)",
+		return Planned{}, fmt.Errorf("%w: insert_line %d is outside %s, which has %s; use a number from 0 (before the first line) to %d (after the last line)",
 			ErrOutOfRange, insertLine, path, plural(n, "line"), n)
 	}
 	eol := ops.DetectEOL(content)
@@ -102,14 +106,14 @@ func PlanInsert(path string, content []byte, insertLine int, newStr string) ([]o
 		if body == "" || strings.HasSuffix(body, "\n") {
 			// The last inserted line is empty, and an empty last line exists
 			// only with a terminator: the file gains a final newline.
-			return []ops.Edit{{Start: len(content), End: len(content), New: eol + body + eol}}, nil
+			return Planned{Edits: []ops.Edit{{Start: len(content), End: len(content), New: eol + body + eol}}}, nil
 		}
-		return []ops.Edit{{Start: len(content), End: len(content), New: eol + body}}, nil
+		return Planned{Edits: []ops.Edit{{Start: len(content), End: len(content), New: eol + body}}}, nil
 	}
 	// insertLine+1 is in [1, n+1]; for an empty or BOM-only file that is the
 	// end of the content, i.e. after the BOM.
 	off, _ := ops.LineStart(content, insertLine+1)
-	return []ops.Edit{{Start: off, End: off, New: body + eol}}, nil
+	return Planned{Edits: []ops.Edit{{Start: off, End: off, New: body + eol}}}, nil
 }
 
 // PlanWrite returns the new content of a file written with fileText. A new

@@ -37,22 +37,22 @@ func TestPlanStrReplace(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			content := []byte(tt.content)
-			edits, info, err := PlanStrReplace("f.txt", content, tt.old, tt.new)
+			pl, err := PlanStrReplace("f.txt", content, tt.old, tt.new)
 			if err != nil {
 				t.Fatalf("err = %v", err)
 			}
-			got, err := ops.ApplyEdits(content, edits)
+			got, err := ops.ApplyEdits(content, pl.Edits)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != tt.want {
 				t.Errorf("got %q\nwant %q", got, tt.want)
 			}
-			if info.Line != tt.line || info.CRLFFix != tt.crlfFix {
-				t.Errorf("info = %+v, want line %d crlfFix %v", info, tt.line, tt.crlfFix)
+			if pl.Line != tt.line || pl.CRLFFix != tt.crlfFix {
+				t.Errorf("planned %+v, want line %d crlfFix %v", pl, tt.line, tt.crlfFix)
 			}
-			if string(content[info.Offset:info.Offset+len(info.Old)]) != info.Old {
-				t.Errorf("info.Old %q is not at info.Offset %d", info.Old, info.Offset)
+			if string(content[pl.Offset:pl.Offset+len(pl.Old)]) != pl.Old {
+				t.Errorf("Old %q is not at Offset %d", pl.Old, pl.Offset)
 			}
 		})
 	}
@@ -67,13 +67,13 @@ func TestPlanStrReplaceNoChange(t *testing.T) {
 		{"x\r\ny\r\n", "y\r\n", "y\n"},      // exact match, new converted
 		{"x\ny\n", "y", strings.Clone("y")}, // a different string with the same text
 	} {
-		edits, _, err := PlanStrReplace("f", []byte(tt.content), tt.old, tt.new)
-		if err != nil || edits != nil {
-			t.Errorf("PlanStrReplace(%q, %q, %q) = %v, %v; want no edits, no error", tt.content, tt.old, tt.new, edits, err)
+		pl, err := PlanStrReplace("f", []byte(tt.content), tt.old, tt.new)
+		if err != nil || pl.Edits != nil {
+			t.Errorf("PlanStrReplace(%q, %q, %q) = %v, %v; want no edits, no error", tt.content, tt.old, tt.new, pl.Edits, err)
 		}
 	}
 	// Equal strings still have to be found.
-	if _, _, err := PlanStrReplace("f", []byte("abc"), "zz", "zz"); !errors.Is(err, ErrNotFound) {
+	if _, err := PlanStrReplace("f", []byte("abc"), "zz", "zz"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("err = %v, want ErrNotFound", err)
 	}
 }
@@ -104,9 +104,9 @@ func TestPlanStrReplaceErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			edits, _, err := PlanStrReplace("src/f.go", []byte(tt.content), tt.old, "new")
+			pl, err := PlanStrReplace("src/f.go", []byte(tt.content), tt.old, "new")
 			if err == nil {
-				t.Fatalf("no error, edits %v", edits)
+				t.Fatalf("no error, pl.Edits %v", pl.Edits)
 			}
 			if !errors.Is(err, tt.sentinel) {
 				t.Errorf("error does not wrap %v: %v", tt.sentinel, err)
@@ -151,11 +151,11 @@ func TestPlanInsert(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			content := []byte(tt.content)
-			edits, err := PlanInsert("f.txt", content, tt.line, tt.text)
+			pl, err := PlanInsert("f.txt", content, tt.line, tt.text)
 			if err != nil {
 				t.Fatalf("err = %v", err)
 			}
-			got, err := ops.ApplyEdits(content, edits)
+			got, err := ops.ApplyEdits(content, pl.Edits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,11 +241,11 @@ func BenchmarkStrReplace10MB(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		edits, _, err := PlanStrReplace("big.txt", content, "\tthe unique target line\n", "\tthe replaced line\n")
+		pl, err := PlanStrReplace("big.txt", content, "\tthe unique target line\n", "\tthe replaced line\n")
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := ops.ApplyEdits(content, edits); err != nil {
+		if _, err := ops.ApplyEdits(content, pl.Edits); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -44,9 +44,9 @@ Commands: "view" shows the file in a Markdown code block (optional "view_range":
 	},
 }
 
-// Result is text_editor's result object (seed 004): the status and, in
+// Response is text_editor's result object (seed 004): the status and, in
 // named fields, the seed's text.
-type Result struct {
+type Response struct {
 	Status  string `json:"status"` // "success" or "error"
 	Message string `json:"message"`
 	// Content is view's file text, or write's new content, as a fenced
@@ -61,10 +61,10 @@ type Result struct {
 // Refusal is text_editor's refusal: {"status": "error", "message": …}.
 func Refusal(err error) dialect.Result {
 	msg := err.Error()
-	return dialect.Refused(Result{Status: "error", Message: msg}, msg)
+	return dialect.Refused(Response{Status: "error", Message: msg}, msg)
 }
 
-func succeeded(r Result) dialect.Result {
+func succeeded(r Response) dialect.Result {
 	r.Status = "success"
 	text := r.Message
 	for _, extra := range []string{r.Content, r.Snippet} {
@@ -83,7 +83,7 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 	if err != nil {
 		return Refusal(err)
 	}
-	var res Result
+	var res Response
 	switch args.Command {
 	case CmdView:
 		res, err = view(ws, args)
@@ -104,20 +104,20 @@ func notFound(path string) error {
 	return fmt.Errorf("%w: %s; check the path, or create the file with the \"create\" command", dialect.ErrFileNotFound, path)
 }
 
-func view(ws dialect.Workspace, args Args) (Result, error) {
+func view(ws dialect.Workspace, args Args) (Response, error) {
 	f, err := ws.Read(args.Path)
 	if err != nil {
-		return Result{}, err
+		return Response{}, err
 	}
 	if !f.Exists {
-		return Result{}, notFound(args.Path)
+		return Response{}, notFound(args.Path)
 	}
 	if err := dialect.CheckText(args.Path, f.Content); err != nil {
-		return Result{}, err
+		return Response{}, err
 	}
 	block, err := RenderView(args.Path, f.Content, args.ViewRange)
 	if err != nil {
-		return Result{}, err
+		return Response{}, err
 	}
 	// A view counts as a read for Edit's read-before-edit check.
 	ws.MarkSeen(args.Path, f.Content)
@@ -130,10 +130,10 @@ func view(ws dialect.Workspace, args Args) (Result, error) {
 		}
 		msg = fmt.Sprintf("Here are lines %d to %d of %s (%s):", args.ViewRange[0], end, args.Path, lines(n))
 	}
-	return Result{Message: msg, Content: block}, nil
+	return Response{Message: msg, Content: block}, nil
 }
 
-func write(ctx context.Context, ws dialect.Workspace, args Args) (Result, error) {
+func write(ctx context.Context, ws dialect.Workspace, args Args) (Response, error) {
 	var created bool
 	var id string
 	out, err := ws.Change(ctx, dialect.ChangeRequest{
@@ -156,7 +156,7 @@ func write(ctx context.Context, ws dialect.Workspace, args Args) (Result, error)
 		},
 	})
 	if err != nil {
-		return Result{}, err
+		return Response{}, err
 	}
 	if out.Commit == "" {
 		return noChange(args.Path, "the file already has exactly this content"), nil
@@ -165,7 +165,7 @@ func write(ctx context.Context, ws dialect.Workspace, args Args) (Result, error)
 	if created {
 		verb = "created"
 	}
-	return Result{
+	return Response{
 		Message: fmt.Sprintf("File %s successfully at: %s", verb, args.Path),
 		Content: CodeBlock(args.Path, out.After[id].Content),
 		Commit:  out.Commit,
@@ -174,7 +174,7 @@ func write(ctx context.Context, ws dialect.Workspace, args Args) (Result, error)
 
 // editFile runs str_replace and insert: spans planned against the bytes on
 // disk under the session's lock.
-func editFile(ctx context.Context, ws dialect.Workspace, args Args) (Result, error) {
+func editFile(ctx context.Context, ws dialect.Workspace, args Args) (Response, error) {
 	var msg string
 	out, err := ws.Change(ctx, dialect.ChangeRequest{
 		Tool:  ToolName + "." + args.Command,
@@ -187,33 +187,32 @@ func editFile(ctx context.Context, ws dialect.Workspace, args Args) (Result, err
 			if err := dialect.CheckText(args.Path, cur.Content); err != nil {
 				return dialect.Plan{}, err
 			}
-			var edits []ops.Edit
+			var pl Planned
 			var err error
 			if args.Command == CmdInsert {
 				msg = fmt.Sprintf("The file %s has been edited: text inserted after line %d.", args.Path, *args.InsertLine)
 				if *args.InsertLine == 0 {
 					msg = fmt.Sprintf("The file %s has been edited: text inserted before line 1.", args.Path)
 				}
-				edits, err = PlanInsert(args.Path, cur.Content, *args.InsertLine, *args.NewStr)
+				pl, err = PlanInsert(args.Path, cur.Content, *args.InsertLine, *args.NewStr)
 			} else {
-				var info Info
-				edits, info, err = PlanStrReplace(args.Path, cur.Content, *args.OldStr, *args.NewStr)
-				msg = fmt.Sprintf("The file %s has been edited: old_str replaced at line %d.", args.Path, info.Line)
-				if info.CRLFFix {
+				pl, err = PlanStrReplace(args.Path, cur.Content, *args.OldStr, *args.NewStr)
+				msg = fmt.Sprintf("The file %s has been edited: old_str replaced at line %d.", args.Path, pl.Line)
+				if pl.CRLFFix {
 					msg += " The file uses CRLF line endings: old_str matched with its line endings converted, and new_str was written with CRLF."
 				}
 			}
-			return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Edits: edits}}}, err
+			return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Edits: pl.Edits}}}, err
 		},
 	})
 	if err != nil {
-		return Result{}, err
+		return Response{}, err
 	}
 	if out.Commit == "" {
 		return noChange(args.Path, "old_str and new_str are identical"), nil
 	}
 	id := onlyID(out)
-	return Result{Message: msg, Snippet: dialect.Snippet(out.Before[id].Content, out.After[id].Content), Commit: out.Commit}, nil
+	return Response{Message: msg, Snippet: dialect.Snippet(out.Before[id].Content, out.After[id].Content), Commit: out.Commit}, nil
 }
 
 // onlyID is the ID of the one file a single-file operation changed.
@@ -224,15 +223,15 @@ func onlyID(out dialect.Outcome) string {
 	return ""
 }
 
-func undoEdit(ctx context.Context, ws dialect.Workspace, args Args) (Result, error) {
+func undoEdit(ctx context.Context, ws dialect.Workspace, args Args) (Response, error) {
 	u, err := ws.Undo(ctx, args.Path, ToolName+"."+CmdUndoEdit)
 	if err != nil {
-		return Result{}, err
+		return Response{}, err
 	}
 	if u.Commit == "" {
 		return noChange(args.Path, "the file is already as it was before "+u.What), nil
 	}
-	res := Result{Commit: u.Commit}
+	res := Response{Commit: u.Commit}
 	if !u.After.Exists {
 		res.Message = fmt.Sprintf("Last edit to %s undone: %s created the file, so it was removed.", args.Path, u.What)
 		return res, nil
@@ -242,8 +241,8 @@ func undoEdit(ctx context.Context, ws dialect.Workspace, args Args) (Result, err
 	return res, nil
 }
 
-func noChange(path, why string) Result {
-	return Result{Message: fmt.Sprintf("No change to %s: %s; nothing was written or recorded.", path, why)}
+func noChange(path, why string) Response {
+	return Response{Message: fmt.Sprintf("No change to %s: %s; nothing was written or recorded.", path, why)}
 }
 
 func lines(n int) string {
