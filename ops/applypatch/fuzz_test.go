@@ -1,0 +1,129 @@
+package applypatch
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/git-edit/git-edit/ops"
+)
+
+// FuzzParse: no input makes Parse panic; a refusal is a *Failure wrapping
+// ErrInvalidPatch or ErrSamePath; a parsed patch has operations with
+// non-empty, distinct paths, and its String parses back to the same patch.
+func FuzzParse(f *testing.F) {
+	f.Add("*** Begin Patch\n*** Add File: a\n+x\n*** End Patch")
+	f.Add("*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@ c\n@@ d\n x\n-y\n+z\n\n*** End of File\n*** Delete File: e\n*** End Patch\n")
+	f.Add("<<'EOF'\n*** Begin Patch\n*** Update File: a\n x\n+y\n*** End Patch\nEOF\n")
+	f.Fuzz(func(t *testing.T, input string) {
+		p, err := Parse(input)
+		if err != nil {
+			var fl *Failure
+			if !errors.As(err, &fl) || (!errors.Is(err, ErrInvalidPatch) && !errors.Is(err, ErrSamePath)) || fl.Message == "" {
+				t.Fatalf("refusal %T %v is not a *Failure with a sentinel", err, err)
+			}
+			return
+		}
+		if len(p.Files) == 0 {
+			t.Fatal("parsed a patch without operations")
+		}
+		if err := p.Distinct(func(s string) string { return s }); err != nil {
+			t.Fatalf("parsed patch names one path twice: %v", err)
+		}
+		for _, op := range p.Files {
+			if op.Path == "" || op.Path != strings.TrimSpace(op.Path) {
+				t.Fatalf("bad path %q", op.Path)
+			}
+			for _, h := range op.Hunks {
+				if len(h.Lines) == 0 {
+					t.Fatal("hunk without lines")
+				}
+			}
+		}
+		again, err := Parse(p.String())
+		if err != nil {
+			t.Fatalf("String does not parse: %v\n%s", err, p.String())
+		}
+		for i := range again.Files {
+			again.Files[i].Line = p.Files[i].Line
+		}
+		if !reflect.DeepEqual(again, p) {
+			t.Fatalf("String round trip differs:\n%+v\n%+v", p, again)
+		}
+	})
+}
+
+// FuzzPlan: planning a patch against one file never panics, refuses only
+// with a *Failure and then returns nothing, and is deterministic. On
+// success every added line is in the new content, a BOM and a CRLF file's
+// line endings are kept, and a missing final newline stays missing.
+func FuzzPlan(f *testing.F) {
+	f.Add("@@\n a\n-b\n+c\n", []byte("a\nb\n"))
+	f.Add("@@ x\n+y\n", []byte(ops.BOM+"x\r\nz\r\n"))
+	f.Add("@@\n-b\n*** End of File\n", []byte("a\nb"))
+	f.Add("@@\n+\n", []byte("a"))
+	f.Add("@@\n one\n-two\n", []byte("one\ntwo"))
+	f.Fuzz(func(t *testing.T, hunks string, content []byte) {
+		p, err := Parse("*** Begin Patch\n*** Update File: f\n" + hunks + "\n*** End Patch")
+		if err != nil {
+			return
+		}
+		files := map[string]File{"f": {Content: bytes.Clone(content), Exists: true}}
+		for _, path := range p.Paths() {
+			if path != "f" {
+				files[path] = File{}
+			}
+		}
+		changes, sum, err := Plan(p, files)
+		changes2, sum2, err2 := Plan(p, files)
+		if !reflect.DeepEqual(changes, changes2) || !reflect.DeepEqual(sum, sum2) || (err == nil) != (err2 == nil) {
+			t.Fatal("Plan is not deterministic")
+		}
+		if !bytes.Equal(files["f"].Content, content) {
+			t.Fatal("Plan modified its input")
+		}
+		if err != nil {
+			var fl *Failure
+			if !errors.As(err, &fl) || changes != nil {
+				t.Fatalf("refusal %T %v is not a *Failure, or came with changes", err, err)
+			}
+			return
+		}
+		var got []byte
+		for _, c := range changes {
+			if !c.Delete {
+				got = c.Content
+			}
+		}
+		if len(p.Files) != 1 || got == nil && len(p.Files[0].Hunks) > 0 {
+			return // other operations' own checks are the scenarios'
+		}
+		for _, h := range p.Files[0].Hunks {
+			for _, l := range h.Lines {
+				if l.Op == '+' && !bytes.Contains(got, []byte(l.Text)) {
+					t.Fatalf("added line %q missing from %q", l.Text, got)
+				}
+			}
+		}
+		if ops.HasBOM(got) != ops.HasBOM(content) {
+			t.Fatalf("BOM not kept: %q -> %q", content, got)
+		}
+		crlfOnly := bytes.Contains(content, []byte("\r\n")) && bytes.Count(content, []byte("\n")) == bytes.Count(content, []byte("\r\n"))
+		if crlfOnly && !strings.Contains(hunks, "\r") && bytes.Count(got, []byte("\n")) != bytes.Count(got, []byte("\r\n")) {
+			t.Fatalf("lone LF in a CRLF file: %q -> %q", content, got)
+		}
+		if ops.LineCount(content) > 0 && !ops.EndsWithNewline(content) && ops.EndsWithNewline(got) && !lastLineEmpty(got) {
+			t.Fatalf("final newline added: %q -> %q", content, got)
+		}
+	})
+}
+
+// lastLineEmpty reports whether b's last line (BOM ignored) has no text:
+// the one case in which a file without a final newline gets one.
+func lastLineEmpty(b []byte) bool {
+	body := string(b[ops.BOMLen(b):])
+	rest, ok := ops.TrimEOL(body)
+	return ok && (rest == "" || strings.HasSuffix(rest, "\n"))
+}

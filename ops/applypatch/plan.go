@@ -1,0 +1,316 @@
+package applypatch
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/git-edit/git-edit/ops"
+)
+
+// File is one path's current state, as the caller read it under its lock.
+type File struct {
+	Content []byte
+	Exists  bool
+}
+
+// Change is one path's new state: Content, or removal when Delete.
+type Change struct {
+	Path    string
+	Content []byte
+	Delete  bool
+}
+
+// Plan computes every change of the patch against files, keyed by the
+// paths of p.Paths() (a path missing from files counts as not existing),
+// all or nothing: the first operation that cannot be applied refuses the
+// whole patch, and nothing is returned but the refusal. files is not
+// modified, and no Change aliases it.
+//
+// Changes come in patch order: an Add gives the file's lines, each ended
+// with "\n"; a Delete gives Delete; an Update gives the new content; a
+// move gives the destination's content, then the source with Delete. An
+// Update whose hunks change no byte still gives its Change (and counts as
+// modified, as Codex reports it); the caller may record nothing for it.
+//
+// An Update's hunks are located in order, each after the previous one (see
+// planUpdate), and compiled to ops.Edit spans applied with ops.ApplyEdits.
+//
+// Refusals, each a *Failure: an Add or a Move to whose file exists
+// (ErrFileExists), an Update or Delete whose file does not
+// (ErrFileNotFound), an Update of a file that is not text (ErrBinary), a
+// hunk or "@@" header not found (ErrNoMatch, with Path, Hunk and Lines), two
+// operations on one path (ErrSamePath).
+func Plan(p Patch, files map[string]File) ([]Change, Summary, error) {
+	if err := p.Distinct(func(path string) string { return path }); err != nil {
+		return nil, Summary{}, err
+	}
+	var changes []Change
+	var sum Summary
+	for _, op := range p.Files {
+		f := files[op.Path]
+		switch op.Kind {
+		case Add:
+			if f.Exists {
+				return nil, Summary{}, &Failure{Err: ErrFileExists, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
+					"Failed to add file %s: it already exists. To change it, use '*** Update File: %s' with hunks; nothing was changed.", op.Path, op.Path)}
+			}
+			var sb strings.Builder
+			for _, l := range op.Lines {
+				sb.WriteString(l + "\n")
+			}
+			changes = append(changes, Change{Path: op.Path, Content: []byte(sb.String())})
+			sum.Added = append(sum.Added, op.Path)
+		case Delete:
+			if !f.Exists {
+				return nil, Summary{}, &Failure{Err: ErrFileNotFound, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
+					"Failed to delete file %s: there is no such file. Check the path; nothing was changed.", op.Path)}
+			}
+			changes = append(changes, Change{Path: op.Path, Delete: true})
+			sum.Deleted = append(sum.Deleted, op.Path)
+		case Update:
+			c, err := planFile(op, f, files[op.MoveTo])
+			if err != nil {
+				return nil, Summary{}, err
+			}
+			if op.MoveTo == "" {
+				changes = append(changes, Change{Path: op.Path, Content: c})
+				sum.Modified = append(sum.Modified, op.Path)
+				continue
+			}
+			changes = append(changes, Change{Path: op.MoveTo, Content: c}, Change{Path: op.Path, Delete: true})
+			sum.Modified = append(sum.Modified, op.MoveTo)
+			sum.Moved = append(sum.Moved, Move{From: op.Path, To: op.MoveTo})
+		default:
+			return nil, Summary{}, fmt.Errorf("%w: operation on line %d has no kind", ErrInvalidPatch, op.Line)
+		}
+	}
+	return changes, sum, nil
+}
+
+// planFile checks an Update's file (and its move destination, dest) and
+// returns the file's new content.
+func planFile(op FileOp, f, dest File) ([]byte, error) {
+	switch {
+	case !f.Exists:
+		return nil, &Failure{Err: ErrFileNotFound, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
+			"Failed to read file to update %s: there is no such file. Check the path; to create the file, use '*** Add File: %s' with every line starting with '+'. Nothing was changed.", op.Path, op.Path)}
+	case ops.IsBinary(f.Content):
+		return nil, &Failure{Err: ErrBinary, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
+			"Failed to update %s: it contains NUL bytes, so it is not text; apply_patch edits text files only. Nothing was changed.", op.Path)}
+	case op.MoveTo != "" && dest.Exists:
+		return nil, &Failure{Err: ErrFileExists, Path: op.MoveTo, PatchLine: op.Line, Message: fmt.Sprintf(
+			"Failed to move %s to %s: %s already exists. Move to a path where no file is, or change %s in its own '*** Update File' section; nothing was changed.", op.Path, op.MoveTo, op.MoveTo, op.MoveTo)}
+	}
+	edits, err := planUpdate(op, f.Content)
+	if err != nil {
+		return nil, err
+	}
+	out, err := ops.ApplyEdits(f.Content, edits)
+	if err != nil {
+		// planUpdate's spans are disjoint and in range; this is a bug here.
+		return nil, fmt.Errorf("apply_patch %s: %w", op.Path, err)
+	}
+	return out, nil
+}
+
+// run is one change to a file's lines: lines [from, to) (0-based) are
+// replaced by added; from == to inserts before line from.
+type run struct {
+	from, to int
+	added    []string
+}
+
+// planUpdate locates op's hunks in content and compiles them to spans.
+//
+// Lines are compared without their line endings, and line 1 without the
+// BOM. Each hunk is searched for at or after the end of the previous one:
+// first its "@@" headers, each as one line (after the previous), then its
+// context and removed lines together, climbing seek's tolerance ladder; a
+// hunk ending in "*** End of File" must match the file's last lines. When
+// the lines end with an empty context line that is not found, they are
+// searched again without it (Codex's allowance for a blank line written
+// after a hunk). A hunk of only added lines is inserted after its "@@
+// header" line, or appended to the file when it has no header.
+//
+// Context lines keep the file's bytes; removed lines are removed; added
+// lines are written with the file's line ending (ops.DetectEOL). A file
+// without a final newline keeps lacking one (unless its new last line is
+// empty: an empty last line exists only with its terminator); an empty file
+// gets "\n"-terminated lines.
+func planUpdate(op FileOp, content []byte) ([]ops.Edit, error) {
+	idx := ops.NewLineIndex(content)
+	count := idx.Count()
+	f := &fileLines{lines: make([]string, count)}
+	for n := 1; n <= count; n++ {
+		start, textEnd, _, _ := idx.Bounds(n, content)
+		f.lines[n-1] = string(content[start:textEnd])
+	}
+
+	var runs []run
+	cursor := 0
+	for hi, h := range op.Hunks {
+		for _, c := range append(slices.Clone(h.Outer), h.Context) {
+			if c == "" {
+				continue
+			}
+			i, ok := f.seek([]string{c}, cursor, false)
+			if !ok {
+				return nil, contextNotFound(op, hi, c)
+			}
+			cursor = i + 1
+		}
+		lines := h.Lines
+		old := oldLines(lines)
+		if len(old) == 0 {
+			at := count
+			if h.Context != "" {
+				at = cursor
+			}
+			runs = append(runs, run{from: at, to: at, added: addedLines(lines)})
+			continue
+		}
+		at, ok := f.seek(old, cursor, h.EndOfFile)
+		if last := lines[len(lines)-1]; !ok && last.Op == ' ' && last.Text == "" {
+			lines = lines[:len(lines)-1]
+			old = old[:len(old)-1]
+			at, ok = f.seek(old, cursor, h.EndOfFile)
+		}
+		if !ok {
+			return nil, linesNotFound(op, hi, h, oldLines(h.Lines))
+		}
+		runs = append(runs, hunkRuns(at, lines)...)
+		cursor = at + len(old)
+	}
+	return spans(content, idx, runs)
+}
+
+// hunkRuns turns a hunk matched at line at into runs: each stretch of
+// removed and added lines between context lines is one run.
+func hunkRuns(at int, lines []Line) []run {
+	var runs []run
+	cur := at
+	r := run{from: cur, to: cur}
+	flush := func() {
+		if r.to > r.from || len(r.added) > 0 {
+			runs = append(runs, r)
+		}
+		r = run{from: cur, to: cur}
+	}
+	for _, l := range lines {
+		switch l.Op {
+		case ' ':
+			flush()
+			cur++
+			r = run{from: cur, to: cur}
+		case '-':
+			cur++
+			r.to = cur
+		case '+':
+			r.added = append(r.added, l.Text)
+		}
+	}
+	flush()
+	return runs
+}
+
+// spans compiles runs into byte spans over content. Runs are ordered and
+// those that touch are merged first, so that each span's neighbourhood is
+// untouched: removing the last lines of a file without a final newline
+// takes the line ending before them, which must not belong to another span.
+func spans(content []byte, idx *ops.LineIndex, runs []run) ([]ops.Edit, error) {
+	slices.SortStableFunc(runs, func(a, b run) int {
+		if a.from != b.from {
+			return a.from - b.from
+		}
+		return a.to - b.to
+	})
+	var merged []run
+	for _, r := range runs {
+		if n := len(merged); n > 0 && merged[n-1].to >= r.from {
+			if merged[n-1].to > r.from {
+				// Hunks are located one after another, so runs never overlap.
+				return nil, fmt.Errorf("%w: hunk changes overlap at line %d", ops.ErrBadEdit, r.from+1)
+			}
+			merged[n-1].to = r.to
+			merged[n-1].added = append(slices.Clone(merged[n-1].added), r.added...)
+			continue
+		}
+		merged = append(merged, r)
+	}
+
+	count := idx.Count()
+	eol := ops.DetectEOL(content)
+	terminated := count == 0 || ops.EndsWithNewline(content)
+	edits := make([]ops.Edit, 0, len(merged))
+	for _, r := range merged {
+		start, _ := idx.Start(r.from + 1)
+		end, _ := idx.Start(r.to + 1)
+		var sb strings.Builder
+		switch {
+		case r.to < count || terminated:
+			for _, a := range r.added {
+				sb.WriteString(a + eol)
+			}
+		case len(r.added) > 0:
+			// The run reaches the end of a file without a final newline:
+			// its last line stays unterminated.
+			if r.from == count {
+				sb.WriteString(eol) // after the old last line
+			}
+			sb.WriteString(strings.Join(r.added, eol))
+			if r.added[len(r.added)-1] == "" {
+				sb.WriteString(eol)
+			}
+		case r.from > 0:
+			// Removing the last lines: the line before becomes the last,
+			// so its line ending goes too, unless it is empty (an empty
+			// last line exists only with its terminator).
+			if s, textEnd, _, _ := idx.Bounds(r.from, content); textEnd > s {
+				start = textEnd
+			}
+		}
+		edits = append(edits, ops.Edit{Start: start, End: end, New: sb.String()})
+	}
+	return edits, nil
+}
+
+// oldLines are the lines a hunk expects in the file: context and removed.
+func oldLines(lines []Line) []string {
+	var out []string
+	for _, l := range lines {
+		if l.Op != '+' {
+			out = append(out, l.Text)
+		}
+	}
+	return out
+}
+
+// addedLines are the lines of a hunk made only of added lines.
+func addedLines(lines []Line) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, l.Text)
+	}
+	return out
+}
+
+// contextNotFound is the refusal of hunk hi's "@@" header c, in Codex's
+// words and then what to do.
+func contextNotFound(op FileOp, hi int, c string) *Failure {
+	return &Failure{Err: ErrNoMatch, Path: op.Path, Hunk: hi + 1, Lines: []string{c}, Message: fmt.Sprintf(
+		"Failed to find context '%s' in %s\nThis is the '@@' header of hunk %d of %d in '*** Update File: %s'; it must be a whole line of the file, such as a function or class header, after the lines of the hunks before it. Nothing was changed: the whole patch was refused. Re-read %s and send the patch again.",
+		c, op.Path, hi+1, len(op.Hunks), op.Path, op.Path)}
+}
+
+// linesNotFound is the refusal of hunk hi's lines, in Codex's words and then
+// what to do.
+func linesNotFound(op FileOp, hi int, h Hunk, old []string) *Failure {
+	eof := ""
+	if h.EndOfFile {
+		eof = " (it ends with '*** End of File', so they must be the file's last lines)"
+	}
+	return &Failure{Err: ErrNoMatch, Path: op.Path, Hunk: hi + 1, Lines: old, Message: fmt.Sprintf(
+		"Failed to find expected lines in %s:\n%s\nThis is hunk %d of %d in '*** Update File: %s'%s; its context (' ') and removed ('-') lines must be consecutive lines of the file, after those of the hunks before it. Nothing was changed: the whole patch was refused. Re-read %s and send the patch again with the lines as they are now.",
+		op.Path, strings.Join(old, "\n"), hi+1, len(op.Hunks), op.Path, eof, op.Path)}
+}

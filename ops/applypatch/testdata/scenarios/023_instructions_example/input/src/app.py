@@ -1,0 +1,4 @@
+import sys
+
+def greet():
+print("Hi")

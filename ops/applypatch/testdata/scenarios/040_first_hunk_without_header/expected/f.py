@@ -1,0 +1,3 @@
+import foo
+bar
+x
