@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -82,7 +83,7 @@ var utf8Cases = []utf8Case{
 // through (*Engine).Call, the entry the MCP server uses.
 func TestAttackInvalidUTF8ArgumentsChangeNothing(t *testing.T) {
 	covered := map[string]bool{}
-	for _, tc := range utf8Cases {
+	for _, tc := range append(utf8Cases, registryUTF8Cases(t)...) {
 		covered[tc.tool] = true
 		t.Run(tc.tool+" "+tc.field, func(t *testing.T) {
 			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "hello\nworld\n"})
@@ -102,7 +103,7 @@ func TestAttackInvalidUTF8ArgumentsChangeNothing(t *testing.T) {
 				if res.OK {
 					t.Fatalf("%s %q: accepted: %s", tc.tool, args, res.Text)
 				}
-				if want := tc.field + " is not valid UTF-8 text: " + bad.says; !strings.Contains(res.Text, want) {
+				if want := tc.field + " is not valid UTF-8 text: " + bad.says; !strings.Contains(res.Text, want) || tc.field == "" && !strings.Contains(res.Text, `" is not valid UTF-8`) {
 					t.Errorf("%s with %s: the refusal does not say %q:\n%s", tc.tool, bad.name, want, res.Text)
 				}
 				if after := observe(t, dir); after != before {
@@ -127,6 +128,25 @@ func TestAttackInvalidUTF8ArgumentsChangeNothing(t *testing.T) {
 			t.Errorf("tool %s has no case: add one per string field", name)
 		}
 	}
+}
+
+// registryUTF8Cases derives a case from every writing tool of the
+// registry: the marker in the text its write call writes. The field is
+// whatever the tool names (its path differs by dialect), so the refusal
+// need only name a quoted field.
+func registryUTF8Cases(t *testing.T) []utf8Case {
+	var cases []utf8Case
+	for _, tool := range engine.Registry() {
+		if tool.WriteCall == nil {
+			continue
+		}
+		raw, err := json.Marshal(tool.WriteCall("f.txt", "world", "earth"+marker))
+		if err != nil || !strings.Contains(string(raw), marker) {
+			t.Fatalf("%s: the write call does not carry its text: %s %v", tool.Name, raw, err)
+		}
+		cases = append(cases, utf8Case{tool: tool.Name, args: string(raw), good: pair})
+	}
+	return cases
 }
 
 // TestAttackWriteToInvalidUTF8NameCreatesNothing: write to "\xfe.txt" used

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/ops/applypatch"
 	"github.com/git-edit/git-edit/ops/codeedit"
 	"github.com/git-edit/git-edit/ops/editlines"
 	"github.com/git-edit/git-edit/ops/exactedit"
@@ -24,6 +25,7 @@ var registry = []dialect.Tool{
 	exactedit.MultiEditTool,
 	exactedit.ReadTool,
 	codeedit.Tool,
+	applypatch.Tool,
 	editHistoryTool,
 }
 

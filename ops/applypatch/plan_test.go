@@ -80,7 +80,7 @@ func TestPlanLeavesInputsAlone(t *testing.T) {
 	if !reflect.DeepEqual(sum, want) || len(changes) != 3 || !changes[2].Delete || changes[2].Path != "b" {
 		t.Fatalf("summary %+v, changes %+v", sum, changes)
 	}
-	res, _ := json.Marshal(sum.Result())
+	res, _ := json.Marshal(sum.Response())
 	if string(res) != `{"success":true,"output":"Success. Updated the following files:\nM a\nM c\n","modified":["a","c"],"moved":[{"from":"b","to":"c"}]}` {
 		t.Fatalf("result JSON %s", res)
 	}

@@ -36,9 +36,9 @@ func (s Summary) Text() string {
 	return sb.String()
 }
 
-// Result is the result object of a successful call, for the CLI's
+// Response is the result object of a successful call, for the CLI's
 // one-JSON-object output; Output is Text, which is also what MCP shows.
-type Result struct {
+type Response struct {
 	Success  bool     `json:"success"`
 	Output   string   `json:"output"`
 	Added    []string `json:"added,omitempty"`
@@ -50,7 +50,7 @@ type Result struct {
 	Commit string `json:"commit,omitempty"`
 }
 
-// Result returns the success result for s (without Commit).
-func (s Summary) Result() Result {
-	return Result{Success: true, Output: s.Text(), Added: s.Added, Modified: s.Modified, Deleted: s.Deleted, Moved: s.Moved}
+// Response returns the success result for s (without Commit).
+func (s Summary) Response() Response {
+	return Response{Success: true, Output: s.Text(), Added: s.Added, Modified: s.Modified, Deleted: s.Deleted, Moved: s.Moved}
 }
