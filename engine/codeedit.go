@@ -10,6 +10,7 @@ import (
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/codeedit"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 )
 
 // codeEditResult is code_edit's response (seed 003).
@@ -69,7 +70,7 @@ func runCodeEdit(ctx context.Context, e *Engine, raw []byte) Result {
 	for owner := range owners {
 		e = owner
 	}
-	out, err := e.apply(ctx, paths, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
+	out, err := e.apply(ctx, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		current := map[string][]byte{}
 		exists := map[string]bool{}
 		for rel, f := range tx.Files {
@@ -94,15 +95,15 @@ func runCodeEdit(ctx context.Context, e *Engine, raw []byte) Result {
 			results[i].Message, failed = err.Error(), true
 		}
 		if failed {
-			return repo.Plan{}, &editsFailed{results}
+			return session.Plan{}, &editsFailed{results}
 		}
-		var changes []repo.Change
+		var changes []session.Change
 		for rel, f := range tx.Files {
 			if exists[rel] && (!f.Exists || !bytes.Equal(current[rel], f.Content)) {
-				changes = append(changes, repo.Change{Path: rel, Content: current[rel]})
+				changes = append(changes, session.Change{Path: rel, Content: current[rel]})
 			}
 		}
-		return repo.Plan{Changes: changes, Meta: repo.Meta{Op: repo.OpEdit, Tool: codeedit.ToolName}}, nil
+		return session.Plan{Changes: changes, Meta: session.Meta{Op: session.OpEdit, Tool: codeedit.ToolName}}, nil
 	})
 	var failed *editsFailed
 	switch {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
 )
 
@@ -86,7 +87,7 @@ type Options struct {
 type Engine struct {
 	Root    string
 	Repo    *repo.Repo
-	Session *repo.Session
+	Session *session.Session
 	// UndoDepth is how many edits of one file undo reaches back (0: no limit).
 	UndoDepth int
 	// RequireRead makes Edit and MultiEdit refuse files this session has
@@ -102,10 +103,10 @@ type Engine struct {
 
 // Open validates the session name, finds the repository from opts.Root and
 // reads git-edit's settings from git config (edit.undoDepth,
-// edit.maxFileSize, edit.requireRead). Errors wrap repo.ErrBadSessionName,
+// edit.maxFileSize, edit.requireRead). Errors wrap session.ErrBadName,
 // repo.ErrNotRepository or repo.ErrBadConfig.
 func Open(opts Options) (*Engine, error) {
-	if err := repo.ValidateSessionName(opts.Session); err != nil {
+	if err := session.ValidateName(opts.Session); err != nil {
 		return nil, err
 	}
 	root, err := filepath.Abs(opts.Root)
@@ -122,7 +123,7 @@ func Open(opts Options) (*Engine, error) {
 // openIn makes the engine of repository r: the session and the settings,
 // from git config of r unless opts overrides them.
 func openIn(r *repo.Repo, root string, opts Options) (*Engine, error) {
-	s, err := repo.NewSession(r, opts.Session)
+	s, err := session.New(r, opts.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -231,26 +232,26 @@ func (e *Engine) nestedEngine(top string) (*Engine, error) {
 // recorded as one commit with Edit-Tool tool. A missing file is refused
 // with notFound. When the spans change no byte, nothing is written or
 // recorded (Outcome.Commit is zero).
-func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFound error, plan func(cur repo.FileState) ([]ops.Edit, error)) (repo.Outcome, error) {
-	return e.apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
+func (e *Engine) editSpans(ctx context.Context, p repo.Path, tool string, notFound error, plan func(cur repo.FileState) ([]ops.Edit, error)) (session.Outcome, error) {
+	return e.apply(ctx, []repo.Path{p}, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		cur := tx.Files[p.Rel]
 		if !cur.Exists {
-			return repo.Plan{}, notFound
+			return session.Plan{}, notFound
 		}
 		if err := checkText(p.Rel, cur.Content); err != nil {
-			return repo.Plan{}, err
+			return session.Plan{}, err
 		}
 		edits, err := plan(cur)
 		if err != nil {
-			return repo.Plan{}, err
+			return session.Plan{}, err
 		}
 		content, err := ops.ApplyEdits(cur.Content, edits)
 		if err != nil {
-			return repo.Plan{}, err
+			return session.Plan{}, err
 		}
-		return repo.Plan{
-			Changes: []repo.Change{{Path: p.Rel, Content: content}},
-			Meta:    repo.Meta{Op: repo.OpEdit, Tool: tool},
+		return session.Plan{
+			Changes: []session.Change{{Path: p.Rel, Content: content}},
+			Meta:    session.Meta{Op: session.OpEdit, Tool: tool},
 		}, nil
 	})
 }
@@ -266,10 +267,10 @@ func checkText(path string, content []byte) error {
 	return nil
 }
 
-// apply runs one operation on the session (see repo.Session.Apply) and
+// apply runs one operation on the session (see session.Session.Apply) and
 // then records every file it wrote as seen by the session: the agent knows
 // what it just wrote, so an Edit right after needs no new Read.
-func (e *Engine) apply(ctx context.Context, paths []repo.Path, policy repo.OutsidePolicy, plan func(*repo.Tx) (repo.Plan, error)) (repo.Outcome, error) {
+func (e *Engine) apply(ctx context.Context, paths []repo.Path, policy session.OutsidePolicy, plan func(*session.Tx) (session.Plan, error)) (session.Outcome, error) {
 	out, err := e.Session.Apply(ctx, paths, policy, plan)
 	if err != nil {
 		return out, err

@@ -10,6 +10,7 @@ import (
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/texteditor"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
 )
 
@@ -111,19 +112,19 @@ func (e *Engine) view(p repo.Path, args texteditor.Args) (textEditorResult, erro
 
 func (e *Engine) write(ctx context.Context, p repo.Path, args texteditor.Args) (textEditorResult, error) {
 	var created bool
-	out, err := e.apply(ctx, []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
+	out, err := e.apply(ctx, []repo.Path{p}, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		cur := tx.Files[p.Rel]
 		if args.Command == texteditor.CmdCreate && cur.Exists {
-			return repo.Plan{}, fmt.Errorf("%w: %s; \"create\" never overwrites: use \"write\" to replace the whole file, or \"str_replace\" to change part of it", errFileExists, args.Path)
+			return session.Plan{}, fmt.Errorf("%w: %s; \"create\" never overwrites: use \"write\" to replace the whole file, or \"str_replace\" to change part of it", errFileExists, args.Path)
 		}
 		created = !cur.Exists
 		what := "overwrite"
 		if created {
 			what = "create"
 		}
-		return repo.Plan{
-			Changes: []repo.Change{{Path: p.Rel, Content: texteditor.PlanWrite(cur.Content, cur.Exists, *args.FileText)}},
-			Meta:    repo.Meta{Op: repo.OpEdit, Tool: "text_editor." + args.Command},
+		return session.Plan{
+			Changes: []session.Change{{Path: p.Rel, Content: texteditor.PlanWrite(cur.Content, cur.Exists, *args.FileText)}},
+			Meta:    session.Meta{Op: session.OpEdit, Tool: "text_editor." + args.Command},
 			Subject: fmt.Sprintf("text_editor.%s: %s %s", args.Command, what, p.Rel),
 		}, nil
 	})
@@ -179,7 +180,7 @@ func (e *Engine) editFile(ctx context.Context, p repo.Path, args texteditor.Args
 
 func (e *Engine) undoEdit(ctx context.Context, p repo.Path, args texteditor.Args) (textEditorResult, error) {
 	var target undo.Target
-	out, err := e.apply(ctx, []repo.Path{p}, repo.RefuseOutside, func(tx *repo.Tx) (repo.Plan, error) {
+	out, err := e.apply(ctx, []repo.Path{p}, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
 		pl, t, err := undo.PlanPath(tx, e.Session, p.Rel, e.UndoDepth, "text_editor.undo_edit")
 		target = t
 		return pl, err
@@ -231,7 +232,7 @@ var (
 // explain turns a refusal from the layers below into a message that names
 // the path as the caller gave it and says what to do next.
 func explain(tool, arg string, err error) error {
-	var outside *repo.OutsideChangeError
+	var outside *session.OutsideChangeError
 	switch {
 	case errors.Is(err, ErrReplaced):
 		return err // already names the path, what it now is, and what to do

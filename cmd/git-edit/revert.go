@@ -9,6 +9,7 @@ import (
 	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/engine"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -137,7 +138,7 @@ func toolOf(res engine.Reverted) string {
 // explainRevert words a refusal for the command line: a file changed on
 // disk gets its difference and the way forward.
 func explainRevert(what string, err error) error {
-	var outside *repo.OutsideChangeError
+	var outside *session.OutsideChangeError
 	if errors.As(err, &outside) {
 		diff := engine.Unified(outside.Disk.Path, outside.Recorded, outside.Disk)
 		return fmt.Errorf("%s was changed outside git-edit since the session last recorded it, and %s would overwrite that; nothing was changed. Run it again with --force to record the change first (a sync commit keeps it in history) and %s anyway. The change on disk:\n%s",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-edit/git-edit/engine"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
 	"github.com/urfave/cli/v2"
 )
@@ -31,16 +32,16 @@ type sessionSummary struct {
 }
 
 // summarize reads a session's history. A broken session (see
-// repo.BrokenSessionError) is no error here: its summary says so in
+// session.BrokenError) is no error here: its summary says so in
 // Broken, so that listing and pruning still work for the others.
-func summarize(r *repo.Repo, s *repo.Session) (sessionSummary, time.Time, error) {
+func summarize(r *repo.Repo, s *session.Session) (sessionSummary, time.Time, error) {
 	sum := sessionSummary{Session: s.Name, Ref: s.Ref(), Paths: []string{}}
-	tip, err := r.SessionTip(s.Name)
+	tip, err := s.Tip()
 	var all []undo.Commit
 	if err == nil {
 		all, err = undo.Log(s, tip, 0, nil)
 	}
-	if errors.Is(err, repo.ErrSessionBroken) {
+	if errors.Is(err, session.ErrBroken) {
 		sum.Broken = err.Error()
 		return sum, time.Time{}, nil
 	}
@@ -50,7 +51,7 @@ func summarize(r *repo.Repo, s *repo.Session) (sessionSummary, time.Time, error)
 	sum.Tip, sum.Commits = tip.String(), len(all)
 	seen := map[string]bool{}
 	for i := len(all) - 1; i >= 0; i-- {
-		if all[i].Meta.Op == repo.OpEdit {
+		if all[i].Meta.Op == session.OpEdit {
 			sum.Edits++
 		}
 		for _, p := range all[i].Meta.Paths {
@@ -88,7 +89,7 @@ func sessionsCommand() *cli.Command {
 // wrong and the command that removes it (exit status 0: the listing itself
 // worked).
 func runSessions(w io.Writer, r *repo.Repo, asJSON bool, now time.Time) error {
-	sessions, err := engine.AllSessions(r)
+	sessions, err := session.All(r)
 	if err != nil {
 		return refused(err)
 	}
@@ -144,7 +145,7 @@ func pruneCommand() *cli.Command {
 				return fmt.Errorf("prune needs --older-than DURATION (such as 14d) or --session NAME; see git-edit prune --help")
 			}
 			for _, name := range opts.Sessions {
-				if err := repo.ValidateSessionName(name); err != nil {
+				if err := session.ValidateName(name); err != nil {
 					return err
 				}
 			}
@@ -175,12 +176,12 @@ func runPrune(c *cli.Context, r *repo.Repo, o pruneOptions, now time.Time) error
 		return refused(err)
 	}
 	defer unlock()
-	sessions, err := engine.AllSessions(r)
+	sessions, err := session.All(r)
 	if err != nil {
 		return refused(err)
 	}
 	if len(o.Sessions) > 0 {
-		byName := map[string]*repo.Session{}
+		byName := map[string]*session.Session{}
 		for _, s := range sessions {
 			byName[s.Name] = s
 		}
@@ -228,7 +229,7 @@ func runPrune(c *cli.Context, r *repo.Repo, o pruneOptions, now time.Time) error
 		return refused(err)
 	}
 	for _, ref := range doomed {
-		s, err := repo.NewSession(r, strings.TrimPrefix(ref.Name, "refs/edits/"))
+		s, err := session.New(r, strings.TrimPrefix(ref.Name, "refs/edits/"))
 		if err == nil {
 			err = s.RemoveState()
 		}
