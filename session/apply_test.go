@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/git-edit/git-edit/repo"
-	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -405,7 +405,6 @@ func TestMetaRoundTrip(t *testing.T) {
 		t.Fatal("a subject alone must not parse as trailers")
 	}
 }
-
 
 func TestSeenRecordsPersistPerSession(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "x\n"})

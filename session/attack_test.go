@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/git-edit/git-edit/repo"
-	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 )
 
 // replaceFirst is a planner that edits what is on disk now (as every

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/git-edit/git-edit/repo"
-	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 

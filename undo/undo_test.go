@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/git-edit/git-edit/repo"
-	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
 	"github.com/go-git/go-git/v5/plumbing"
 )

@@ -16,8 +16,8 @@ import (
 
 	"github.com/git-edit/git-edit/engine"
 	"github.com/git-edit/git-edit/repo"
-	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
