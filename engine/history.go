@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
@@ -26,6 +27,38 @@ type Reverted struct {
 	// Discarded lists the person's work a forced rollback removed from the
 	// worktree (it stays in history); empty otherwise.
 	Discarded []undo.Discard
+}
+
+// PathChange is what an undo, redo or rollback did to one of its paths.
+type PathChange struct {
+	Path string
+	// How: "unchanged", "removed", "restored" (it did not exist before) or
+	// "changed".
+	How string
+	// Added and Removed count the lines of a change (How "changed").
+	Added, Removed int
+}
+
+// Changes says, for each of Paths in order, what the operation did to it.
+func (r Reverted) Changes() []PathChange {
+	out := make([]PathChange, len(r.Paths))
+	for i, p := range r.Paths {
+		before, after := r.Before[p], r.After[p]
+		c := PathChange{Path: p}
+		switch {
+		case before.Exists == after.Exists && before.Mode == after.Mode && string(before.Content) == string(after.Content):
+			c.How = "unchanged"
+		case !after.Exists:
+			c.How = "removed"
+		case !before.Exists:
+			c.How = "restored"
+		default:
+			c.How = "changed"
+			c.Added, c.Removed = diffview.Stat(before.Content, after.Content)
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // Undo reverts the last edit still in effect: of path, or (path "") the

@@ -6,9 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/session"
 	"github.com/urfave/cli/v2"
 )
@@ -101,18 +99,12 @@ func reportRevert(w io.Writer, what string, res engine.Reverted) error {
 		head += fmt.Sprintf("; the changes on disk were recorded first as %s", res.Sync.String()[:7])
 	}
 	fmt.Fprintf(w, "%s, recorded as %s:\n", head, res.Commit.String()[:7])
-	for _, p := range res.Paths {
-		before, after := res.Before[p], res.After[p]
-		switch {
-		case !changed(before, after):
-			fmt.Fprintf(w, "  unchanged  %s\n", p)
-		case !after.Exists:
-			fmt.Fprintf(w, "  removed    %s\n", p)
-		case !before.Exists:
-			fmt.Fprintf(w, "  restored   %s\n", p)
+	for _, pc := range res.Changes() {
+		switch pc.How {
+		case "changed":
+			fmt.Fprintf(w, "  changed    %s (+%d -%d)\n", pc.Path, pc.Added, pc.Removed)
 		default:
-			a, r := diffview.Stat(before.Content, after.Content)
-			fmt.Fprintf(w, "  changed    %s (+%d -%d)\n", p, a, r)
+			fmt.Fprintf(w, "  %-9s  %s\n", pc.How, pc.Path)
 		}
 	}
 	if len(res.Discarded) > 0 {
@@ -122,10 +114,6 @@ func reportRevert(w io.Writer, what string, res engine.Reverted) error {
 		}
 	}
 	return nil
-}
-
-func changed(before, after repo.FileState) bool {
-	return before.Exists != after.Exists || before.Mode != after.Mode || string(before.Content) != string(after.Content)
 }
 
 func toolOf(res engine.Reverted) string {
