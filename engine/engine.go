@@ -1,6 +1,6 @@
 // Package engine runs one tool call end to end: the dialect parses and plans
 // (package ops, pure), the session applies the spans and records the commit
-// (package repo), diffview renders what changed, and the dialect shapes the
+// (package session), diffview renders what changed, and the dialect shapes the
 // result. It is the only package that sees both the pure dialects and git,
 // so the CLI and (later) the MCP server share one path.
 package engine
