@@ -1,6 +1,6 @@
 // Package engine runs one tool call end to end: the dialect parses and plans
 // (package ops, pure), the session applies the spans and records the commit
-// (package repo), diffview renders what changed, and the dialect shapes the
+// (package session), diffview renders what changed, and the dialect shapes the
 // result. It is the only package that sees both the pure dialects and git,
 // so the CLI and (later) the MCP server share one path.
 package engine
@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
 )
 
@@ -46,7 +47,7 @@ type Options struct {
 type Engine struct {
 	Root    string
 	Repo    *repo.Repo
-	Session *repo.Session
+	Session *session.Session
 	// UndoDepth is how many edits of one file undo reaches back (0: no limit).
 	UndoDepth int
 	// RequireRead makes Edit and MultiEdit refuse files this session has
@@ -62,10 +63,10 @@ type Engine struct {
 
 // Open validates the session name, finds the repository from opts.Root and
 // reads git-edit's settings from git config (edit.undoDepth,
-// edit.maxFileSize, edit.requireRead). Errors wrap repo.ErrBadSessionName,
+// edit.maxFileSize, edit.requireRead). Errors wrap session.ErrBadName,
 // repo.ErrNotRepository or repo.ErrBadConfig.
 func Open(opts Options) (*Engine, error) {
-	if err := repo.ValidateSessionName(opts.Session); err != nil {
+	if err := session.ValidateName(opts.Session); err != nil {
 		return nil, err
 	}
 	root, err := filepath.Abs(opts.Root)
@@ -82,7 +83,7 @@ func Open(opts Options) (*Engine, error) {
 // openIn makes the engine of repository r: the session and the settings,
 // from git config of r unless opts overrides them.
 func openIn(r *repo.Repo, root string, opts Options) (*Engine, error) {
-	s, err := repo.NewSession(r, opts.Session)
+	s, err := session.New(r, opts.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -177,10 +178,10 @@ func (e *Engine) nestedEngine(top string) (*Engine, error) {
 	return sub, nil
 }
 
-// apply runs one operation on the session (see repo.Session.Apply) and
+// apply runs one operation on the session (see session.Session.Apply) and
 // then records every file it wrote as seen by the session: the agent knows
 // what it just wrote, so an Edit right after needs no new Read.
-func (e *Engine) apply(ctx context.Context, paths []repo.Path, policy repo.OutsidePolicy, plan func(*repo.Tx) (repo.Plan, error)) (repo.Outcome, error) {
+func (e *Engine) apply(ctx context.Context, paths []repo.Path, policy session.OutsidePolicy, plan func(*session.Tx) (session.Plan, error)) (session.Outcome, error) {
 	out, err := e.Session.Apply(ctx, paths, policy, plan)
 	if err != nil {
 		return out, err

@@ -9,14 +9,16 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Reverted is what Undo, Redo and Rollback did.
 type Reverted struct {
-	repo.Outcome
+	session.Outcome
 	// Target is the commit reverted (undo, redo) or returned to (rollback
 	// --to); zero for a rollback to the start of the session.
 	Target undo.Target
@@ -27,10 +29,42 @@ type Reverted struct {
 	Discarded []undo.Discard
 }
 
+// PathChange is what an undo, redo or rollback did to one of its paths.
+type PathChange struct {
+	Path string
+	// How: "unchanged", "removed", "restored" (it did not exist before) or
+	// "changed".
+	How string
+	// Added and Removed count the lines of a change (How "changed").
+	Added, Removed int
+}
+
+// Changes says, for each of Paths in order, what the operation did to it.
+func (r Reverted) Changes() []PathChange {
+	out := make([]PathChange, len(r.Paths))
+	for i, p := range r.Paths {
+		before, after := r.Before[p], r.After[p]
+		c := PathChange{Path: p}
+		switch {
+		case before.Exists == after.Exists && before.Mode == after.Mode && string(before.Content) == string(after.Content):
+			c.How = "unchanged"
+		case !after.Exists:
+			c.How = "removed"
+		case !before.Exists:
+			c.How = "restored"
+		default:
+			c.How = "changed"
+			c.Added, c.Removed = diffview.Stat(before.Content, after.Content)
+		}
+		out[i] = c
+	}
+	return out
+}
+
 // Undo reverts the last edit still in effect: of path, or (path "") the
 // newest one of the session, for all of its paths still in effect. Paths
 // changed on disk since the session last recorded them are refused with
-// *repo.OutsideChangeError unless force, which records them as a sync
+// *session.OutsideChangeError unless force, which records them as a sync
 // commit first. Nothing to undo, depth reached, and an undo that would
 // cross a change made outside git-edit are refused (undo's sentinels).
 func (e *Engine) Undo(ctx context.Context, path string, force bool) (Reverted, error) {
@@ -44,9 +78,9 @@ func (e *Engine) Redo(ctx context.Context, path string, force bool) (Reverted, e
 }
 
 func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Reverted, error) {
-	op, tool, verb := repo.OpUndo, "git-edit undo", "undo"
+	op, tool, verb := session.OpUndo, "git-edit undo", "undo"
 	if redo {
-		op, tool, verb = repo.OpRedo, "git-edit redo", "redo"
+		op, tool, verb = session.OpRedo, "git-edit redo", "redo"
 	}
 	var res Reverted
 	if path != "" {
@@ -55,8 +89,8 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 			return res, err
 		}
 		res.Paths = []string{p.Rel}
-		res.Outcome, err = e.apply(ctx, []repo.Path{p}, outsidePolicy(force), func(tx *repo.Tx) (repo.Plan, error) {
-			var pl repo.Plan
+		res.Outcome, err = e.apply(ctx, []repo.Path{p}, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
+			var pl session.Plan
 			var err error
 			if redo {
 				pl, res.Target, err = undo.PlanRedoPath(tx, e.Session, p.Rel, tool)
@@ -67,7 +101,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 		})
 		return res, e.replaced(verb, []repo.Path{p}, err)
 	}
-	tip, err := e.Repo.SessionTip(e.Session.Name)
+	tip, err := e.Session.Tip()
 	if err != nil {
 		return res, err
 	}
@@ -78,7 +112,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 	if err != nil {
 		return res, err
 	}
-	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *repo.Tx) (repo.Plan, error) {
+	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
 		return undo.PlanCommit(tx, e.Session, tip, res.Target, res.Paths, op, tool)
 	})
 	return res, e.replaced(verb, paths, err)
@@ -112,7 +146,7 @@ func (e *Engine) locateRecorded(arg string) (*Engine, repo.Path, error) {
 // refused naming what it now is (ErrReplaced); a symlink is never followed.
 func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted, error) {
 	var res Reverted
-	tip, err := e.Repo.SessionTip(e.Session.Name)
+	tip, err := e.Session.Tip()
 	if err != nil {
 		return res, err
 	}
@@ -138,7 +172,7 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 	if err != nil {
 		return res, err
 	}
-	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *repo.Tx) (repo.Plan, error) {
+	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
 		pl, discards, err := undo.PlanRollback(tx, e.Session, rb, force, "git-edit rollback")
 		res.Discarded = discards
 		return pl, err
@@ -234,9 +268,9 @@ func symlinkTarget(top string, p repo.Path, dest string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-func outsidePolicy(force bool) repo.OutsidePolicy {
+func outsidePolicy(force bool) session.OutsidePolicy {
 	if force {
-		return repo.RecordOutside
+		return session.RecordOutside
 	}
-	return repo.RefuseOutside
+	return session.RefuseOutside
 }

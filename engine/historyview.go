@@ -9,6 +9,7 @@ import (
 	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
 )
 
@@ -45,16 +46,16 @@ func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
 		}
 		rels = append(rels, path.Rel)
 	}
-	sessions := []*repo.Session{e.Session}
+	sessions := []*session.Session{e.Session}
 	if all {
 		var err error
-		if sessions, err = AllSessions(e.Repo); err != nil {
+		if sessions, err = session.All(e.Repo); err != nil {
 			return nil, err
 		}
 	}
 	var entries []LogEntry
 	for _, s := range sessions {
-		tip, err := e.Repo.SessionTip(s.Name)
+		tip, err := s.Tip()
 		if err != nil {
 			return nil, err
 		}
@@ -81,19 +82,19 @@ func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
 // or, unless onlySession, in any session, and returns it with its full
 // message and unified diff.
 func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
-	sessions := []*repo.Session{e.Session}
+	sessions := []*session.Session{e.Session}
 	if !onlySession {
-		all, err := AllSessions(e.Repo)
+		all, err := session.All(e.Repo)
 		if err != nil {
 			return LogEntry{}, err
 		}
 		sessions = append(sessions, all...)
 	}
-	var found *repo.Session
+	var found *session.Session
 	var commit undo.Commit
 	var firstErr, tipErr error
 	for _, s := range sessions {
-		tip, err := e.Repo.SessionTip(s.Name)
+		tip, err := s.Tip()
 		if err != nil && tipErr == nil {
 			tipErr = err // reported only if no session has the commit
 		}
@@ -153,7 +154,7 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 		}
 		only[p.Rel] = true
 	}
-	tip, err := e.Repo.SessionTip(e.Session.Name)
+	tip, err := e.Session.Tip()
 	if err != nil {
 		return "", err
 	}
@@ -182,7 +183,7 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 
 // describe turns a commit into a log entry, counting the lines it added
 // and removed in each path.
-func describe(s *repo.Session, c undo.Commit) (LogEntry, error) {
+func describe(s *session.Session, c undo.Commit) (LogEntry, error) {
 	en := LogEntry{Commit: c.Hash.String(), Session: s.Name, Op: c.Meta.Op, Tool: c.Meta.Tool, Paths: c.Meta.Paths,
 		Time: c.Time.Format(time.RFC3339), Subject: c.Subject, RollbackTo: c.Meta.RollbackTo}
 	if !c.Meta.Undoes.IsZero() {
@@ -214,22 +215,4 @@ func Unified(path string, before, after repo.FileState) string {
 	return diffview.FileChange(
 		diffview.Side{Path: path, Content: before.Content, Exists: before.Exists},
 		diffview.Side{Path: path, Content: after.Content, Exists: after.Exists}, dialect.SnippetContext)
-}
-
-// AllSessions returns every session of the repository (the refs under
-// refs/edits/ whose names git-edit accepts).
-func AllSessions(r *repo.Repo) ([]*repo.Session, error) {
-	refs, err := r.ListRefs("refs/edits/")
-	if err != nil {
-		return nil, err
-	}
-	var out []*repo.Session
-	for _, ref := range refs {
-		s, err := repo.NewSession(r, strings.TrimPrefix(ref.Name, "refs/edits/"))
-		if err != nil {
-			continue // a ref git-edit would not have written
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
 )
 
@@ -61,26 +62,26 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 	if err != nil {
 		return dialect.Outcome{}, err
 	}
-	out, err := e.apply(ctx, paths, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
+	out, err := e.apply(ctx, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		files := make([]dialect.File, len(paths))
 		for i, p := range paths {
 			cur := tx.Files[p.Rel]
 			files[i] = dialect.File{Arg: req.Paths[i], ID: p.Rel, Abs: p.Abs, Exists: cur.Exists, Content: cur.Content}
 			if req.CheckSeen && cur.Exists {
 				if files[i].Seen, err = e.seen(cur); err != nil {
-					return repo.Plan{}, err
+					return session.Plan{}, err
 				}
 			}
 		}
 		planned, err := req.Plan(files)
 		if err != nil {
-			return repo.Plan{}, err
+			return session.Plan{}, err
 		}
-		plan := repo.Plan{Subject: planned.Subject, Meta: repo.Meta{Op: repo.OpEdit, Tool: req.Tool}}
+		plan := session.Plan{Subject: planned.Subject, Meta: session.Meta{Op: session.OpEdit, Tool: req.Tool}}
 		for _, c := range planned.Changes {
 			rc, err := sessionChange(tx, c)
 			if err != nil {
-				return repo.Plan{}, err
+				return session.Plan{}, err
 			}
 			plan.Changes = append(plan.Changes, rc)
 		}
@@ -150,26 +151,26 @@ func (e *Engine) seen(cur repo.FileState) (dialect.Seen, error) {
 // sessionChange turns a dialect's change into the session's: spans are
 // applied to the file's current content here, so every dialect's spans
 // take the same path.
-func sessionChange(tx *repo.Tx, c dialect.Change) (repo.Change, error) {
+func sessionChange(tx *session.Tx, c dialect.Change) (session.Change, error) {
 	cur, ok := tx.Files[c.ID]
 	if !ok {
-		return repo.Change{}, fmt.Errorf("%w: a change names %q, which the operation did not ask for", ops.ErrBadEdit, c.ID)
+		return session.Change{}, fmt.Errorf("%w: a change names %q, which the operation did not ask for", ops.ErrBadEdit, c.ID)
 	}
 	switch {
 	case c.Delete:
-		return repo.Change{Path: c.ID, Delete: true}, nil
+		return session.Change{Path: c.ID, Delete: true}, nil
 	case c.Whole:
-		return repo.Change{Path: c.ID, Content: c.Content}, nil
+		return session.Change{Path: c.ID, Content: c.Content}, nil
 	}
 	content, err := ops.ApplyEdits(cur.Content, c.Edits)
 	if err != nil {
-		return repo.Change{}, err
+		return session.Change{}, err
 	}
-	return repo.Change{Path: c.ID, Content: content}, nil
+	return session.Change{Path: c.ID, Content: content}, nil
 }
 
 // outcome is the dialect's view of what Apply did.
-func outcome(out repo.Outcome, args []string, paths []repo.Path) dialect.Outcome {
+func outcome(out session.Outcome, args []string, paths []repo.Path) dialect.Outcome {
 	argOf, absOf := map[string]string{}, map[string]string{}
 	for i := len(paths) - 1; i >= 0; i-- {
 		argOf[paths[i].Rel], absOf[paths[i].Rel] = args[i], paths[i].Abs
@@ -195,7 +196,7 @@ func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, 
 		return dialect.Undone{}, err
 	}
 	var target undo.Target
-	out, err := e.apply(ctx, []repo.Path{p}, repo.RefuseOutside, func(tx *repo.Tx) (repo.Plan, error) {
+	out, err := e.apply(ctx, []repo.Path{p}, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
 		pl, t, err := undo.PlanPath(tx, e.Session, p.Rel, e.UndoDepth, tool)
 		target = t
 		return pl, err
@@ -218,7 +219,7 @@ func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, 
 // unchanged. The worded error still wraps err, and the dialect sentinel of
 // its kind.
 func explain(tool, arg string, err error) error {
-	var outside *repo.OutsideChangeError
+	var outside *session.OutsideChangeError
 	switch {
 	case err == nil:
 		return nil

@@ -75,27 +75,30 @@ func (p *pendingObjects) get(h plumbing.Hash) (plumbing.EncodedObject, bool) {
 	return obj, true
 }
 
-// objectBatch is one operation's use of the pending objects: beginBatch,
-// then flush (write the kept pack), then release (the ref names it) or
-// end without release (the pack is deleted again).
-type objectBatch struct {
+// ObjectBatch is one operation's use of the pending objects: BeginBatch,
+// then Flush (write the kept pack), then Release (a ref names the objects)
+// or End without Release (the pack is deleted again).
+type ObjectBatch struct {
 	r        *Repo
 	packBase string // objects/pack/pack-<id>, once flushed
 	released bool
 }
 
-// beginBatch starts collecting the objects stored from now on. The caller
-// holds the edit lock, so one batch is active per repository at a time.
-func (r *Repo) beginBatch() *objectBatch {
+// BeginBatch starts collecting the objects stored from now on (StoreBlob,
+// EditTree, StoreCommit) in memory, readable at once, written only by
+// Flush. The caller must hold the edit lock (Lock), so that one batch is
+// active per repository at a time, and must call End when the operation is
+// over, whatever happened.
+func (r *Repo) BeginBatch() *ObjectBatch {
 	p := r.objects.pending
 	p.mu.Lock()
 	p.active, p.objs, p.order = true, map[plumbing.Hash]pendingObject{}, nil
 	p.mu.Unlock()
-	return &objectBatch{r: r}
+	return &ObjectBatch{r: r}
 }
 
 // take stops collecting and returns what was collected, in order.
-func (b *objectBatch) take() ([]plumbing.Hash, map[plumbing.Hash]pendingObject) {
+func (b *ObjectBatch) take() ([]plumbing.Hash, map[plumbing.Hash]pendingObject) {
 	p := b.r.objects.pending
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -104,9 +107,11 @@ func (b *objectBatch) take() ([]plumbing.Hash, map[plumbing.Hash]pendingObject) 
 	return order, objs
 }
 
-// flush writes the collected objects as one pack with its index and a keep
-// file, all fsynced, and makes the repository's reader see the pack.
-func (b *objectBatch) flush() error {
+// Flush writes the collected objects as one pack with its index and a keep
+// file, all fsynced, and makes the repository's reader see the pack. It
+// writes nothing when nothing was collected. Until Release, `git gc` and
+// `git repack` leave the pack alone. On error nothing usable was written.
+func (b *ObjectBatch) Flush() error {
 	order, objs := b.take()
 	if len(order) == 0 {
 		return nil
@@ -130,18 +135,20 @@ func (b *objectBatch) flush() error {
 	return nil
 }
 
-// release removes the keep file: the ref names the objects now.
-func (b *objectBatch) release() {
+// Release removes the keep file once a ref names the objects (or may name
+// them: a failed ref update may have moved the ref all the same); the pack
+// is then an ordinary one, and End keeps it.
+func (b *ObjectBatch) Release() {
 	if b.packBase != "" {
 		os.Remove(b.packBase + ".keep")
 	}
 	b.released = true
 }
 
-// end finishes the batch: unflushed objects are dropped, and a pack that
-// was written but never named by a ref is deleted (index first, so no
-// reader sees a pack without its index).
-func (b *objectBatch) end() {
+// End finishes the batch: unflushed objects are dropped, and a pack that
+// was written but never released is deleted (index first, so no reader
+// sees a pack without its index).
+func (b *ObjectBatch) End() {
 	b.take()
 	if b.released || b.packBase == "" {
 		return

@@ -2,21 +2,34 @@ package repo
 
 import (
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
 
-// crashAt names the point at which a test makes this process die, from
-// the environment variable GIT_EDIT_TEST_CRASH (tests only; unset in use).
-// "hang:<point>" makes the process stop there instead, until killed, so a
-// test can act while it holds what it holds at that point.
-var crashAt = os.Getenv("GIT_EDIT_TEST_CRASH")
+// crashAt names the point at which a test makes this process die (see
+// SetCrashPoint); empty in use.
+var crashAt atomic.Pointer[string]
 
-// crashPoint kills the process with SIGKILL, as a power cut or an OOM kill
-// would, when name is the point the test asked for. The crash tests use it
-// to prove that every point leaves files whole and refs readable.
-func crashPoint(name string) {
-	switch crashAt {
+// SetCrashPoint makes the process die at the crash point name, for the
+// crash tests: the command reads it from the environment variable
+// GIT_EDIT_TEST_CRASH, and this package never reads the environment for
+// it. "hang:<point>" makes the process stop there instead, until killed,
+// so a test can act while it holds what it holds at that point. The empty
+// name (the default) turns crash points off. Never set outside tests.
+func SetCrashPoint(name string) { crashAt.Store(&name) }
+
+// CrashPoint kills the process with SIGKILL, as a power cut or an OOM kill
+// would, when name is the point SetCrashPoint asked for; otherwise it does
+// nothing. The crash tests use it to prove that every point leaves files
+// whole and refs readable. Packages above repo (the session's transaction)
+// mark their own points with it.
+func CrashPoint(name string) {
+	p := crashAt.Load()
+	if p == nil || *p == "" {
+		return
+	}
+	switch *p {
 	case name:
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // the signal is on its way

@@ -55,8 +55,9 @@ type FileState struct {
 	uid, gid uint32
 }
 
-// entry is the tree entry this state would be recorded as.
-func (f FileState) entry() Entry {
+// Entry is the tree entry this state would be recorded as (the zero Entry
+// for no file); it hashes the content unless Blob is already known.
+func (f FileState) Entry() Entry {
 	if !f.Exists {
 		return Entry{}
 	}
@@ -144,6 +145,17 @@ func checkReadable(rel string, fi fileInfo, maxSize int64) error {
 	return nil
 }
 
+// CheckWritable refuses, wrapping ErrReadOnly, a file read from disk
+// (ReadWorkFile) that has no write permission for its owner; git-edit
+// honours that even as root. A missing file, or a state not read from
+// disk, passes.
+func (f FileState) CheckWritable() error {
+	if f.Exists && f.perm != 0 && f.perm&0o200 == 0 {
+		return readOnlyError(f.Path)
+	}
+	return nil
+}
+
 // readOnlyError refuses to write a file without write permission.
 func readOnlyError(rel string) error {
 	return fmt.Errorf("%w: %s; make it writable (chmod u+w) if it should be edited", ErrReadOnly, rel)
@@ -180,7 +192,7 @@ func changedError(rel, how string) error {
 	return fmt.Errorf("%s: %w (%s by another program since git-edit read it); run the command again", rel, ErrFileChanged, how)
 }
 
-// writeFileAtomic replaces the file at p with content so that a reader (or
+// ReplaceFile replaces the file at p with content so that a reader (or
 // a crash) sees either the old bytes or the new, never a mix: a temporary
 // file in the same directory, fsync, an atomic swap with the file, fsync of
 // the directory, all relative to a directory handle (no symlink followed).
@@ -198,11 +210,11 @@ func changedError(rel, how string) error {
 // replaced copy. replaced reports whether the file at p is ours on return
 // (true with an error only when a later step such as the directory fsync
 // failed).
-func writeFileAtomic(p Path, content []byte, mode filemode.FileMode, expect FileState) (replaced bool, err error) {
+func ReplaceFile(p Path, content []byte, mode filemode.FileMode, expect FileState) (replaced bool, err error) {
 	return writeFile(p, FileState{Content: content, Mode: mode}, expect, false)
 }
 
-// writeFile is writeFileAtomic for want's content and mode. A want read
+// writeFile is ReplaceFile for want's content and mode. A want read
 // from disk (a file put back) that is created anew gets its permission bits,
 // owner and group again. restoring marks a write that puts bytes back (a
 // failed operation's files, or another program's bytes on a file system
@@ -252,7 +264,7 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 	if _, err := f.Write(want.Content); err != nil {
 		return fail(fmt.Errorf("write %s: %w", p.Rel, err))
 	}
-	crashPoint("temp-written")
+	CrashPoint("temp-written")
 	if setPerm {
 		// The umask applied at creation; the file's own bits win.
 		if err := f.Chmod(perm); err != nil {
@@ -276,7 +288,7 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		return false, fmt.Errorf("close %s: %w", p.Rel, err)
 	}
 	if !restoring {
-		pause("before-rename", p.Rel)
+		Pause("before-rename", p.Rel)
 	}
 	old, err := openUnchanged(d, name, p.Rel, expect)
 	if err != nil {
@@ -284,7 +296,7 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		return false, err
 	}
 	if !restoring {
-		pause("checked", p.Rel)
+		Pause("checked", p.Rel)
 	}
 	if old == nil {
 		// A new file: the rename must not replace one created meanwhile.
@@ -383,8 +395,36 @@ func newFileAttrs(cur fileInfo, exists bool, want FileState) (perm fs.FileMode, 
 	return 0o666, nil, false
 }
 
+// RemoveFile deletes the file at p through a directory handle, with the
+// same checks as ReplaceFile: right before, the file must hold expect's
+// bytes; it is then moved aside atomically, and must prove to be the file
+// checked, still holding those bytes, before it is unlinked; otherwise it
+// is moved back and the error wraps ErrFileChanged (or ErrRestoreFailed
+// when moving it back failed, naming where its bytes are kept). A file
+// already gone, as expected, is not an error. removed reports whether the
+// file is gone on return.
+func RemoveFile(p Path, expect FileState) (removed bool, err error) {
+	return removeFile(p, expect, false)
+}
+
+// RestoreFile puts the file at p back as before says (removing it when
+// before does not exist), after an operation that failed had put written
+// there: the file must still hold written, checked as ReplaceFile checks,
+// so that bytes another program wrote since are never overwritten. A file
+// put back gets its permission bits and owner again. It has no pause
+// points and puts nothing back of its own.
+func RestoreFile(p Path, before, written FileState) error {
+	var err error
+	if before.Exists {
+		_, err = writeFile(p, before, written, true)
+	} else {
+		_, err = removeFile(p, written, true)
+	}
+	return err
+}
+
 // removeFile deletes the file at p (undoing its creation) through a
-// directory handle, with the same checks as writeFileAtomic: right before,
+// directory handle, with the same checks as ReplaceFile: right before,
 // the file must hold expect's bytes; it is then moved aside atomically, and
 // must prove to be the file checked, still holding those bytes, before it is
 // unlinked; otherwise it is moved back (ErrFileChanged). A file already
@@ -407,7 +447,7 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	}
 	defer d.Close()
 	if !restoring {
-		pause("before-rename", p.Rel)
+		Pause("before-rename", p.Rel)
 	}
 	old, err := openUnchanged(d, name, p.Rel, expect)
 	if err != nil || old == nil {
@@ -415,7 +455,7 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	}
 	defer old.Close()
 	if !restoring {
-		pause("checked", p.Rel)
+		Pause("checked", p.Rel)
 	}
 	checked, err := fstat(old)
 	if err != nil {

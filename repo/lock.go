@@ -21,7 +21,7 @@ var ErrLockTimeout = errors.New("timed out waiting for the repository's edit loc
 // It waits, polling, until the lock is free or ctx ends; the returned
 // function releases it.
 func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
-	dir := r.stateDir()
+	dir := r.StateDir()
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}

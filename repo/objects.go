@@ -53,7 +53,7 @@ func (r *Repo) StoreBlob(content []byte) (plumbing.Hash, error) {
 }
 
 // writeObject stores one object: into the operation's batch when one is
-// active (see beginBatch; Session.Apply), else as a loose object.
+// active (see BeginBatch; session.Session.Apply), else as a loose object.
 func (r *Repo) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
 	h := plumbing.ComputeHash(t, content)
 	if r.objects.pending.add(h, t, content) {
@@ -77,7 +77,7 @@ var zlibWriters = sync.Pool{New: func() any {
 // written again; the check does not reread pack indexes: a new object is
 // usually missing, and rereading every index for it would cost more than
 // writing a duplicate loose object, which git tolerates. Edits do not come
-// here (their objects go into one kept pack, see beginBatch); this serves
+// here (their objects go into one kept pack, see BeginBatch); this serves
 // writers outside an operation, such as tests building long histories.
 func (r *Repo) writeLoose(h plumbing.Hash, t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
 	if r.objects.HasAsListed(h) {
@@ -140,6 +140,38 @@ func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
 		return nil, fmt.Errorf("read blob %s: %w", h, err)
 	}
 	return b, nil
+}
+
+// HasObject reports whether the repository has object h: nil when it has,
+// plumbing.ErrObjectNotFound when it has not (after looking at the packs
+// again, as a concurrent gc may be moving it), or the store's error when
+// it cannot be read.
+func (r *Repo) HasObject(h plumbing.Hash) error { return r.objects.HasEncodedObject(h) }
+
+// FileOf loads the content of a recorded entry as the state of path (an
+// entry that does not exist: no file).
+func (r *Repo) FileOf(path string, e Entry) (FileState, error) {
+	if !e.Exists() {
+		return FileState{Path: path}, nil
+	}
+	b, err := r.ReadBlob(e.Hash)
+	if err != nil {
+		return FileState{}, err
+	}
+	return FileState{Path: path, Exists: true, Content: b, Mode: e.Mode}, nil
+}
+
+// FileAt returns path as recorded in commit (zero commit: no file).
+func (r *Repo) FileAt(commit plumbing.Hash, path string) (FileState, error) {
+	tree, err := r.TreeOf(commit)
+	if err != nil {
+		return FileState{}, err
+	}
+	e, err := r.EntryAt(tree, path)
+	if err != nil {
+		return FileState{}, err
+	}
+	return r.FileOf(path, e)
 }
 
 // ReadCommit decodes a commit object.

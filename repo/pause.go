@@ -3,7 +3,7 @@ package repo
 import "sync/atomic"
 
 // pauseHook is called at named points of an operation where a race could
-// strike (see pause). It is nil outside tests.
+// strike (see Pause). It is nil outside tests.
 var pauseHook atomic.Pointer[func(point, path string)]
 
 // SetPauseHook makes git-edit call hook at each pause point of an
@@ -17,13 +17,18 @@ var pauseHook atomic.Pointer[func(point, path string)]
 // path names the file concerned, or is empty. Tests use it to make races
 // deterministic: the hook runs the racing action, then returns. It returns
 // a function that removes the hook. Never set outside tests.
+//
+// The file points are this package's; "locked", "objects-written" and
+// "files-written" are the session transaction's (package session), which
+// marks them with Pause, so that one hook serves the tests of both.
 func SetPauseHook(hook func(point, path string)) (restore func()) {
 	pauseHook.Store(&hook)
 	return func() { pauseHook.Store(nil) }
 }
 
-// pause runs the test hook, if any, at a pause point.
-func pause(point, path string) {
+// Pause runs the test hook, if any, at the pause point named point (path:
+// the file concerned, or ""). Without a hook it does nothing.
+func Pause(point, path string) {
 	if h := pauseHook.Load(); h != nil {
 		(*h)(point, path)
 	}

@@ -97,7 +97,7 @@ func (r *Repo) lockRef(name string) (*refLock, error) {
 		} else {
 			err := os.Link(record, lockPath)
 			if err == nil {
-				crashPoint("ref-locked")
+				CrashPoint("ref-locked")
 				return &refLock{path: path, lockPath: lockPath, file: f, record: record}, nil
 			}
 			os.Remove(record)
@@ -131,7 +131,7 @@ func (r *Repo) refLockRecord(lockPath string) string {
 		key = filepath.ToSlash(rel) // the same key from every worktree
 	}
 	sum := sha1.Sum([]byte(key))
-	return filepath.Join(r.stateDir(), "ref-locks", hex.EncodeToString(sum[:]))
+	return filepath.Join(r.StateDir(), "ref-locks", hex.EncodeToString(sum[:]))
 }
 
 // clearDeadRecord handles a record found in place: if a running git-edit

@@ -21,51 +21,7 @@ var (
 	ErrRefLocked = errors.New("ref is locked")
 	// ErrBadRef: a ref file or packed-refs line that is not a full hash.
 	ErrBadRef = errors.New("malformed ref")
-	// ErrSessionBroken: a session's history names a commit that is not in
-	// the repository; see BrokenSessionError.
-	ErrSessionBroken = errors.New("session is broken")
 )
-
-// BrokenSessionError is a session whose ref (Tip) or history names Commit,
-// which the repository does not have: `git gc --prune=now` removed it
-// while nothing referenced it, or the object store is damaged. Nothing
-// can be read from or added to such a session, and git gc refuses to run
-// while the ref exists; the way out is deleting the session ref.
-type BrokenSessionError struct {
-	Session string
-	Commit  plumbing.Hash
-	Tip     bool // Commit is the one the ref names, not an older one
-}
-
-func (e *BrokenSessionError) Error() string {
-	where := "commit " + e.Commit.String() + ", in the history of " + SessionRef(e.Session) + ","
-	if e.Tip {
-		where = SessionRef(e.Session) + " names commit " + e.Commit.String() + ", which"
-	}
-	return fmt.Sprintf("session %s: %s is missing from the repository (removed by `git gc --prune=now` or corrupted); "+
-		"remove the session with `git edit prune --session %s`, then start again", e.Session, where, e.Session)
-}
-
-// Unwrap makes errors.Is(err, ErrSessionBroken) hold.
-func (e *BrokenSessionError) Unwrap() error { return ErrSessionBroken }
-
-// SessionTip returns the commit refs/edits/<session> points to, the zero
-// hash if there is no such ref. A ref naming a commit the repository does
-// not have fails with a *BrokenSessionError, so that every command says
-// what is wrong and how to get out of it instead of "object not found".
-func (r *Repo) SessionTip(session string) (plumbing.Hash, error) {
-	tip, err := r.ReadRef(SessionRef(session))
-	if err != nil || tip.IsZero() {
-		return tip, err
-	}
-	if err := r.objects.HasEncodedObject(tip); err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return plumbing.ZeroHash, &BrokenSessionError{Session: session, Commit: tip, Tip: true}
-		}
-		return plumbing.ZeroHash, fmt.Errorf("read %s: %w", SessionRef(session), err)
-	}
-	return tip, nil
-}
 
 // ReadRef returns the commit a ref points to, following symbolic refs such as
 // HEAD. A ref that does not exist (or an unborn branch) gives the zero hash
@@ -148,7 +104,7 @@ func (r *Repo) UpdateRef(name string, old, new plumbing.Hash, reflogMsg string) 
 	if err := r.appendReflog(name, old, new, reflogMsg); err != nil {
 		return err
 	}
-	crashPoint("before-ref-rename")
+	CrashPoint("before-ref-rename")
 	if err := os.Rename(l.lockPath, l.path); err != nil {
 		return fmt.Errorf("rename %s: %w", l.lockPath, err)
 	}
@@ -188,7 +144,7 @@ func (r *Repo) appendReflog(name string, old, new plumbing.Hash, msg string) err
 	}
 	sig := Identity(time.Now())
 	var line bytes.Buffer
-	fmt.Fprintf(&line, "%s %s %s <%s> %d %s\t%s\n", old, new, sig.Name, sig.Email, sig.When.Unix(), sig.When.Format("-0700"), oneLine(msg))
+	fmt.Fprintf(&line, "%s %s %s <%s> %d %s\t%s\n", old, new, sig.Name, sig.Email, sig.When.Unix(), sig.When.Format("-0700"), OneLine(msg))
 	if _, err := f.Write(line.Bytes()); err != nil {
 		f.Close()
 		return fmt.Errorf("write reflog of %s: %w", name, err)
@@ -196,8 +152,9 @@ func (r *Repo) appendReflog(name string, old, new plumbing.Hash, msg string) err
 	return f.Close()
 }
 
-// oneLine makes msg safe for a reflog line.
-func oneLine(msg string) string {
+// OneLine makes msg one line (newlines, carriage returns and tabs become
+// spaces), as a reflog line or a commit subject must be.
+func OneLine(msg string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == '\t' {
 			return ' '

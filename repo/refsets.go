@@ -171,9 +171,3 @@ func (r *Repo) git(args ...string) *exec.Cmd {
 	cmd.Env = append(cmd.Env, "GIT_DIR="+r.GitDir, "LC_ALL=C")
 	return cmd
 }
-
-// RemoveState deletes what git-edit keeps for a session besides its ref
-// (the read-before-edit records).
-func (s *Session) RemoveState() error {
-	return os.RemoveAll(filepath.Join(s.Repo.stateDir(), "sessions", s.Name))
-}

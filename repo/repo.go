@@ -1,9 +1,13 @@
-// Package repo is git-edit's plumbing: finding the repository, storing and
-// reading objects, tree surgery, the session refs with git's lock protocol,
-// the repository-wide edit lock and atomic file writes.
+// Package repo is git-edit's plumbing: finding and opening the repository
+// (ownership, format, config), storing and reading objects (one kept pack
+// per operation), tree surgery, refs moved with git's lock protocol, the
+// repository-wide edit lock, confined worktree paths and checked, atomic
+// file writes.
 //
-// It never interprets text: callers hand it bytes and get bytes back. The
-// dialects and the history questions (package undo) sit above it.
+// It never interprets text or history: callers hand it bytes and names and
+// get bytes back. What a session is, how an operation becomes a commit and
+// what its trailers say belong to package session above it; the dialects
+// and the history questions (package undo) sit above that.
 package repo
 
 import (
@@ -13,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/git-edit/git-edit/repo/packidx"
@@ -45,8 +50,8 @@ type Repo struct {
 
 // objectStore is how repo reaches objects. Reads go through packidx, whose
 // cold cost does not grow with the repository (go-git's reader decodes every
-// pack index in full on its first packed read), or through go-git when
-// GIT_EDIT_PACKIDX is "off" (kept for comparing the two; see
+// pack index in full on its first packed read), or through go-git after
+// UseGoGitReader(true) (kept for comparing the two; see
 // cmd/git-edit-bench). go-git's filesystem storage stays embedded for the
 // rest of the storer interface that go-git's object package expects.
 //
@@ -63,7 +68,7 @@ type objectStore struct {
 	*filesystem.Storage
 	read objectReader
 	// pending holds the objects of the operation under way, not yet
-	// written (see beginBatch); reads look there first.
+	// written (see BeginBatch); reads look there first.
 	pending *pendingObjects
 }
 
@@ -479,16 +484,28 @@ func openAt(top, gitDir, common string, format repoFormat) (*Repo, error) {
 		AlternatesFS: osfs.New("/"),
 	})
 	var read objectReader = packidx.New(filepath.Join(common, "objects"))
-	if os.Getenv("GIT_EDIT_PACKIDX") == "off" { // go-git's reader, for comparison only
+	if useGoGitReader.Load() {
 		read = goGitReader{st}
 	}
 	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, worktreeConfig: format.worktreeConfig, objects: objectStore{st, read, &pendingObjects{}}}, nil
 }
 
-// stateDir is where git-edit keeps its own files (the edit lock, later
-// per-session state). It lives in the common dir so that every worktree of a
-// repository shares one lock, as they share one set of refs.
-func (r *Repo) stateDir() string { return filepath.Join(r.CommonDir, "git-edit") }
+// useGoGitReader makes repositories opened from now on read objects
+// through go-git's own reader (see objectStore).
+var useGoGitReader atomic.Bool
+
+// UseGoGitReader makes repositories opened from now on read objects
+// through go-git's reader instead of packidx (on), or through packidx
+// again (off, the default). It exists to compare the two: the command
+// sets it when GIT_EDIT_PACKIDX is "off" (see cmd/git-edit-bench); this
+// package never reads the environment for it.
+func UseGoGitReader(on bool) { useGoGitReader.Store(on) }
+
+// StateDir is where git-edit keeps its own files: the edit lock, the ref
+// lock records, and per-session state kept by package session. It lives in
+// the common dir so that every worktree of a repository shares one lock,
+// as they share one set of refs. It may not exist yet.
+func (r *Repo) StateDir() string { return filepath.Join(r.CommonDir, "git-edit") }
 
 // isUnder reports whether path is dir or inside it (both cleaned, absolute).
 func isUnder(path, dir string) bool {

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -15,43 +15,19 @@ import (
 var ErrUnknownEdit = errors.New("no such edit")
 
 // Commit is one session commit and what it says about itself.
-type Commit struct {
-	Hash    plumbing.Hash
-	Parent  plumbing.Hash // zero for a session's first commit on an unborn branch
-	Subject string
-	Time    time.Time
-	Meta    repo.Meta
-}
-
-// Short is the commit's abbreviated id, as git shows it.
-func (c Commit) Short() string { return c.Hash.String()[:7] }
+type Commit = session.Commit
 
 // Read reads one commit; ok is false when it is not a commit of session s
-// (the HEAD commit a session starts from, for instance).
-func Read(s *repo.Session, h plumbing.Hash) (c Commit, ok bool, err error) {
-	commit, err := s.Repo.ReadCommit(h)
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		// h came from the session's ref or its history: the session is
-		// broken, and the error says how to remove it.
-		return Commit{}, false, &repo.BrokenSessionError{Session: s.Name, Commit: h}
-	}
-	if err != nil {
-		return Commit{}, false, err
-	}
-	meta, isEdit := repo.ParseMeta(commit.Message)
-	c = Commit{Hash: h, Meta: meta, Time: commit.Committer.When}
-	c.Subject, _, _ = strings.Cut(commit.Message, "\n")
-	if len(commit.ParentHashes) > 0 {
-		c.Parent = commit.ParentHashes[0]
-	}
-	return c, isEdit && meta.Session == s.Name, nil
+// (see session.Session.ReadCommit).
+func Read(s *session.Session, h plumbing.Hash) (c Commit, ok bool, err error) {
+	return s.ReadCommit(h)
 }
 
 // Log returns the session's commits from tip, newest first, at most n of
 // them (n <= 0: all). With paths, only commits that changed one of them;
 // for a single path it follows that path's Edit-Prev chain, so it reads
 // only the commits that touched it.
-func Log(s *repo.Session, tip plumbing.Hash, n int, paths []string) ([]Commit, error) {
+func Log(s *session.Session, tip plumbing.Hash, n int, paths []string) ([]Commit, error) {
 	var out []Commit
 	full := func() bool { return n > 0 && len(out) >= n }
 	if len(paths) == 1 {
@@ -85,7 +61,7 @@ func Log(s *repo.Session, tip plumbing.Hash, n int, paths []string) ([]Commit, e
 	return out, nil
 }
 
-func touchesAny(m repo.Meta, paths []string) bool {
+func touchesAny(m session.Meta, paths []string) bool {
 	for _, p := range paths {
 		if m.Touches(p) {
 			return true
@@ -96,7 +72,7 @@ func touchesAny(m repo.Meta, paths []string) bool {
 
 // Touched lists every path the session changed up to tip, in the order
 // of their first touch, with the commit that first touched each.
-func Touched(s *repo.Session, tip plumbing.Hash) (paths []string, first map[string]Commit, err error) {
+func Touched(s *session.Session, tip plumbing.Hash) (paths []string, first map[string]Commit, err error) {
 	all, err := Log(s, tip, 0, nil)
 	if err != nil {
 		return nil, nil, err
@@ -117,8 +93,8 @@ func Touched(s *repo.Session, tip plumbing.Hash) (paths []string, first map[stri
 // it: what a sync recorded, if the first touch was one, else the state in
 // the first touch's parent. It is what rollback restores and where diff
 // starts.
-func BeforeSession(s *repo.Session, first Commit, path string) (repo.FileState, error) {
-	if first.Meta.Op == repo.OpSync {
+func BeforeSession(s *session.Session, first Commit, path string) (repo.FileState, error) {
+	if first.Meta.Op == session.OpSync {
 		return s.Repo.FileAt(first.Hash, path)
 	}
 	return s.Repo.FileAt(first.Parent, path)
@@ -127,7 +103,7 @@ func BeforeSession(s *repo.Session, first Commit, path string) (repo.FileState, 
 // Resolve finds the session commit a name refers to: a full or abbreviated
 // commit id (at least 4 hex digits) of one of the session's commits, or
 // "tip"/the session name for its newest commit, optionally followed by ~N.
-func Resolve(s *repo.Session, tip plumbing.Hash, name string) (Commit, error) {
+func Resolve(s *session.Session, tip plumbing.Hash, name string) (Commit, error) {
 	base, back := name, 0
 	if i := strings.LastIndexByte(name, '~'); i >= 0 {
 		if _, err := fmt.Sscanf(name[i+1:], "%d", &back); err != nil || back < 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -96,7 +97,7 @@ func (e *PersonsWorkError) Error() string {
 		fmt.Fprintf(&b, "  %s\n", d)
 	}
 	fmt.Fprintf(&b, "Run it again with --force to discard them anyway (they stay in history: `git log -p %s`), or undo single edits of the agent (`git edit undo PATH`), which never overwrites your changes.",
-		repo.SessionRef(e.Session))
+		session.RefName(e.Session))
 	return b.String()
 }
 
@@ -122,7 +123,7 @@ type Rollback struct {
 // touched returns to: its state right after commit to (to zero: before the
 // session, see BeforeSession). Paths first touched after to go back to
 // their state before the session.
-func PrepareRollback(s *repo.Session, tip, to plumbing.Hash) (Rollback, error) {
+func PrepareRollback(s *session.Session, tip, to plumbing.Hash) (Rollback, error) {
 	rb := Rollback{Tip: tip, To: to, after: map[plumbing.Hash]bool{}}
 	all, err := Log(s, tip, 0, nil)
 	if err != nil {
@@ -172,18 +173,18 @@ func PrepareRollback(s *repo.Session, tip, to plumbing.Hash) (Rollback, error) {
 // force do such paths reach the planner). Without force, any discard
 // refuses with *PersonsWorkError. It refuses with ErrMoved when the session
 // moved since rb.Tip.
-func PlanRollback(tx *repo.Tx, s *repo.Session, rb Rollback, force bool, tool string) (repo.Plan, []Discard, error) {
+func PlanRollback(tx *session.Tx, s *session.Session, rb Rollback, force bool, tool string) (session.Plan, []Discard, error) {
 	if tx.Tip != rb.Tip {
-		return repo.Plan{}, nil, moved(s)
+		return session.Plan{}, nil, moved(s)
 	}
 	outside := map[string]bool{}
 	for _, p := range tx.Outside {
 		outside[p] = true
 	}
-	var changes []repo.Change
+	var changes []session.Change
 	var changing []repo.FileState
 	for _, f := range rb.Targets {
-		changes = append(changes, repo.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
+		changes = append(changes, session.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
 		if !sameState(tx.Files[f.Path], f) {
 			changing = append(changing, f) // the others stay as they are
 		}
@@ -194,7 +195,7 @@ func PlanRollback(tx *repo.Tx, s *repo.Session, rb Rollback, force bool, tool st
 	}
 	last, err := s.LastTouches(rb.Tip, paths)
 	if err != nil {
-		return repo.Plan{}, nil, err
+		return session.Plan{}, nil, err
 	}
 	var discards []Discard
 	var discardedPaths []string
@@ -205,17 +206,17 @@ func PlanRollback(tx *repo.Tx, s *repo.Session, rb Rollback, force bool, tool st
 		}
 		syncs, err := rb.syncsReversed(s, f.Path, last[f.Path])
 		if err != nil {
-			return repo.Plan{}, nil, err
+			return session.Plan{}, nil, err
 		}
 		discards = append(discards, syncs...)
 		if tx.Base != rb.Base {
 			head, err := s.Repo.FileAt(tx.Base, f.Path)
 			if err != nil {
-				return repo.Plan{}, nil, err
+				return session.Plan{}, nil, err
 			}
 			base, err := s.Repo.FileAt(rb.Base, f.Path)
 			if err != nil {
-				return repo.Plan{}, nil, err
+				return session.Plan{}, nil, err
 			}
 			if !sameState(head, base) && !sameState(head, f) {
 				discards = append(discards, Discard{Path: f.Path, Kind: DiscardHead, Commit: tx.Base, Base: rb.Base})
@@ -226,7 +227,7 @@ func PlanRollback(tx *repo.Tx, s *repo.Session, rb Rollback, force bool, tool st
 		}
 	}
 	if len(discards) > 0 && !force {
-		return repo.Plan{}, nil, &PersonsWorkError{Session: s.Name, Discards: discards}
+		return session.Plan{}, nil, &PersonsWorkError{Session: s.Name, Discards: discards}
 	}
 	dest, subject := "start", "rollback to the start of session "+s.Name
 	if !rb.To.IsZero() {
@@ -235,7 +236,7 @@ func PlanRollback(tx *repo.Tx, s *repo.Session, rb Rollback, force bool, tool st
 	if len(discardedPaths) > 0 {
 		subject += ", discarding the person's changes to " + listPaths(discardedPaths)
 	}
-	return repo.Plan{Changes: changes, Subject: subject, Meta: repo.Meta{Op: repo.OpRollback, Tool: tool, RollbackTo: dest}}, discards, nil
+	return session.Plan{Changes: changes, Subject: subject, Meta: session.Meta{Op: session.OpRollback, Tool: tool, RollbackTo: dest}}, discards, nil
 }
 
 // syncsReversed lists the sync commits of path in the range the rollback
@@ -246,22 +247,22 @@ func PlanRollback(tx *repo.Tx, s *repo.Session, rb Rollback, force bool, tool st
 // the chain already reverted everything between itself and the commit it
 // returned to, so the walk continues from there (and ends at a rollback to
 // the start).
-func (rb Rollback) syncsReversed(s *repo.Session, path string, last plumbing.Hash) ([]Discard, error) {
+func (rb Rollback) syncsReversed(s *session.Session, path string, last plumbing.Hash) ([]Discard, error) {
 	var out []Discard
 	for c := last; !c.IsZero() && rb.after[c]; {
 		commit, err := s.Repo.ReadCommit(c)
 		if err != nil {
 			return nil, err
 		}
-		meta, _ := repo.ParseMeta(commit.Message)
+		meta, _ := session.ParseMeta(commit.Message)
 		next := meta.Prev[path]
 		switch meta.Op {
-		case repo.OpSync:
+		case session.OpSync:
 			if next.IsZero() {
 				return out, nil
 			}
 			out = append(out, Discard{Path: path, Kind: DiscardSync, Commit: c, Time: commit.Committer.When})
-		case repo.OpRollback:
+		case session.OpRollback:
 			if meta.RollbackTo == "start" {
 				return out, nil
 			}

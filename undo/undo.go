@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -35,7 +35,7 @@ const DefaultDepth = 10
 // Target is the commit an undo of one path reverts.
 type Target struct {
 	Commit plumbing.Hash
-	Meta   repo.Meta
+	Meta   session.Meta
 }
 
 // FindTarget returns the latest commit on path's chain in session s, up to
@@ -45,18 +45,18 @@ type Target struct {
 // (the target included); 0 means unlimited. The walk stops, with
 // ErrChangedOutside, at a sync commit: before it lies what the person wrote,
 // which an undo must not overwrite.
-func FindTarget(s *repo.Session, tip plumbing.Hash, path string, depth int) (Target, error) {
+func FindTarget(s *session.Session, tip plumbing.Hash, path string, depth int) (Target, error) {
 	var target Target
 	cancelled, edits := 0, 0
-	err := walkChain(s, tip, path, func(c plumbing.Hash, meta repo.Meta) (bool, error) {
+	err := walkChain(s, tip, path, func(c plumbing.Hash, meta session.Meta) (bool, error) {
 		switch meta.Op {
-		case repo.OpUndo:
+		case session.OpUndo:
 			cancelled++
-		case repo.OpSync:
+		case session.OpSync:
 			return true, fmt.Errorf("%w: %s was changed outside git-edit (recorded in %s) before every edit of it still in effect, and undo never overwrites a person's changes; older versions are in `git log -p %s -- %s` if you need them",
 				ErrChangedOutside, path, c.String()[:12], s.Ref(), path)
 		default: // edit, redo, rollback: a change that undo can revert
-			if meta.Op == repo.OpEdit {
+			if meta.Op == session.OpEdit {
 				edits++
 			}
 			if depth > 0 && edits > depth {
@@ -80,7 +80,7 @@ func FindTarget(s *repo.Session, tip plumbing.Hash, path string, depth int) (Tar
 // walkChain visits the commits of session s that changed path, newest
 // first from tip, following Edit-Prev, until visit says done or the
 // session's first touch of path is passed.
-func walkChain(s *repo.Session, tip plumbing.Hash, path string, visit func(plumbing.Hash, repo.Meta) (done bool, err error)) error {
+func walkChain(s *session.Session, tip plumbing.Hash, path string, visit func(plumbing.Hash, session.Meta) (done bool, err error)) error {
 	last, err := s.LastTouches(tip, []string{path})
 	if err != nil {
 		return err
@@ -90,7 +90,7 @@ func walkChain(s *repo.Session, tip plumbing.Hash, path string, visit func(plumb
 		if err != nil {
 			return err
 		}
-		meta, _ := repo.ParseMeta(commit.Message)
+		meta, _ := session.ParseMeta(commit.Message)
 		if done, err := visit(c, meta); done || err != nil {
 			return err
 		}
@@ -103,12 +103,12 @@ func walkChain(s *repo.Session, tip plumbing.Hash, path string, visit func(plumb
 // of path still in effect: path goes back to its state just before that
 // edit (a file the edit created is removed). tool names the caller for the
 // Edit-Tool trailer.
-func PlanPath(tx *repo.Tx, s *repo.Session, path string, depth int, tool string) (repo.Plan, Target, error) {
+func PlanPath(tx *session.Tx, s *session.Session, path string, depth int, tool string) (session.Plan, Target, error) {
 	t, err := FindTarget(s, tx.Tip, path, depth)
 	if err != nil {
-		return repo.Plan{}, t, err
+		return session.Plan{}, t, err
 	}
-	pl, err := revert(s, t, []string{path}, repo.OpUndo, tool)
+	pl, err := revert(s, t, []string{path}, session.OpUndo, tool)
 	return pl, t, err
 }
 
@@ -117,14 +117,14 @@ func PlanPath(tx *repo.Tx, s *repo.Session, path string, depth int, tool string)
 // first undo not cancelled is the target. An edit (or a change made outside
 // git-edit) since then means there is nothing to redo: redoing would
 // overwrite it.
-func FindRedo(s *repo.Session, tip plumbing.Hash, path string) (Target, error) {
+func FindRedo(s *session.Session, tip plumbing.Hash, path string) (Target, error) {
 	var target Target
 	cancelled := 0
-	err := walkChain(s, tip, path, func(c plumbing.Hash, meta repo.Meta) (bool, error) {
+	err := walkChain(s, tip, path, func(c plumbing.Hash, meta session.Meta) (bool, error) {
 		switch meta.Op {
-		case repo.OpRedo:
+		case session.OpRedo:
 			cancelled++
-		case repo.OpUndo:
+		case session.OpUndo:
 			if cancelled == 0 {
 				target = Target{Commit: c, Meta: meta}
 				return true, nil
@@ -143,12 +143,12 @@ func FindRedo(s *repo.Session, tip plumbing.Hash, path string) (Target, error) {
 
 // PlanRedoPath is the plan for redoing path's last undo: path goes back to
 // its state just before that undo.
-func PlanRedoPath(tx *repo.Tx, s *repo.Session, path, tool string) (repo.Plan, Target, error) {
+func PlanRedoPath(tx *session.Tx, s *session.Session, path, tool string) (session.Plan, Target, error) {
 	t, err := FindRedo(s, tx.Tip, path)
 	if err != nil {
-		return repo.Plan{}, t, err
+		return session.Plan{}, t, err
 	}
-	pl, err := revert(s, t, []string{path}, repo.OpRedo, tool)
+	pl, err := revert(s, t, []string{path}, session.OpRedo, tool)
 	return pl, t, err
 }
 
@@ -156,7 +156,7 @@ func PlanRedoPath(tx *repo.Tx, s *repo.Session, path, tool string) (repo.Plan, T
 // path reverts: walking the session from tip, the newest commit that is the
 // per-path target (FindTarget, FindRedo) of at least one of its paths, and
 // those paths. depth applies as in FindTarget.
-func Latest(s *repo.Session, tip plumbing.Hash, redo bool, depth int) (Target, []string, error) {
+func Latest(s *session.Session, tip plumbing.Hash, redo bool, depth int) (Target, []string, error) {
 	for h := tip; !h.IsZero(); {
 		c, ok, err := Read(s, h)
 		if err != nil {
@@ -165,9 +165,9 @@ func Latest(s *repo.Session, tip plumbing.Hash, redo bool, depth int) (Target, [
 		if !ok {
 			break
 		}
-		candidate := c.Meta.Op == repo.OpUndo
+		candidate := c.Meta.Op == session.OpUndo
 		if !redo {
-			candidate = c.Meta.Op != repo.OpUndo && c.Meta.Op != repo.OpSync
+			candidate = c.Meta.Op != session.OpUndo && c.Meta.Op != session.OpSync
 		}
 		if candidate {
 			var paths []string
@@ -204,49 +204,49 @@ func Latest(s *repo.Session, tip plumbing.Hash, redo bool, depth int) (Target, [
 // goes back to its state in target's parent), recorded as op (OpUndo or
 // OpRedo) naming target in Edit-Undoes. It refuses, with ErrMoved, when the
 // session moved since tip, on which the target was chosen.
-func PlanCommit(tx *repo.Tx, s *repo.Session, tip plumbing.Hash, t Target, paths []string, op, tool string) (repo.Plan, error) {
+func PlanCommit(tx *session.Tx, s *session.Session, tip plumbing.Hash, t Target, paths []string, op, tool string) (session.Plan, error) {
 	if tx.Tip != tip {
-		return repo.Plan{}, moved(s)
+		return session.Plan{}, moved(s)
 	}
 	return revert(s, t, paths, op, tool)
 }
 
 // revert builds the plan putting paths back as they were just before
 // target.
-func revert(s *repo.Session, t Target, paths []string, op, tool string) (repo.Plan, error) {
+func revert(s *session.Session, t Target, paths []string, op, tool string) (session.Plan, error) {
 	commit, err := s.Repo.ReadCommit(t.Commit)
 	if err != nil {
-		return repo.Plan{}, err
+		return session.Plan{}, err
 	}
 	var parent plumbing.Hash
 	if len(commit.ParentHashes) > 0 {
 		parent = commit.ParentHashes[0]
 	}
-	var changes []repo.Change
+	var changes []session.Change
 	for _, p := range paths {
 		before, err := s.Repo.FileAt(parent, p)
 		if err != nil {
-			return repo.Plan{}, err
+			return session.Plan{}, err
 		}
-		changes = append(changes, repo.Change{Path: p, Delete: !before.Exists, Content: before.Content, Mode: before.Mode})
+		changes = append(changes, session.Change{Path: p, Delete: !before.Exists, Content: before.Content, Mode: before.Mode})
 	}
 	verb := "undo"
-	if op == repo.OpRedo {
+	if op == session.OpRedo {
 		verb = "redo"
 	}
-	return repo.Plan{
+	return session.Plan{
 		Changes: changes,
 		Subject: fmt.Sprintf("%s %s on %s (%s)", verb, what(t.Meta), strings.Join(paths, ", "), t.Commit.String()[:12]),
-		Meta:    repo.Meta{Op: op, Tool: tool, Undoes: t.Commit},
+		Meta:    session.Meta{Op: op, Tool: tool, Undoes: t.Commit},
 	}, nil
 }
 
-func moved(s *repo.Session) error {
+func moved(s *session.Session) error {
 	return fmt.Errorf("%w: another process recorded an edit in session %q meanwhile; run the command again", ErrMoved, s.Name)
 }
 
 // what names a commit's change for messages: its tool, else its op.
-func what(m repo.Meta) string {
+func what(m session.Meta) string {
 	if m.Tool != "" {
 		return m.Tool
 	}

@@ -7,36 +7,37 @@ import (
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 	"github.com/git-edit/git-edit/undo"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// session drives real commits on a real repository.
-type session struct {
+// testSession drives real commits on a real repository.
+type testSession struct {
 	t   *testing.T
 	dir string
-	s   *repo.Session
+	s   *session.Session
 	p   repo.Path
 }
 
-func newSession(t *testing.T) *session {
+func newSession(t *testing.T) *testSession {
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "0\n"})
 	r, err := repo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := repo.NewSession(r, "u")
+	s, _ := session.New(r, "u")
 	p, _ := r.Resolve(dir, "f.txt")
-	return &session{t, dir, s, p}
+	return &testSession{t, dir, s, p}
 }
 
 // commit applies one change with the given op and returns its commit.
-func (ss *session) commit(content, op string, undoes plumbing.Hash) plumbing.Hash {
+func (ss *testSession) commit(content, op string, undoes plumbing.Hash) plumbing.Hash {
 	ss.t.Helper()
-	out, err := ss.s.Apply(context.Background(), []repo.Path{ss.p}, repo.RecordOutside, func(*repo.Tx) (repo.Plan, error) {
-		return repo.Plan{
-			Changes: []repo.Change{{Path: "f.txt", Content: []byte(content)}},
-			Meta:    repo.Meta{Op: op, Tool: "test", Undoes: undoes},
+	out, err := ss.s.Apply(context.Background(), []repo.Path{ss.p}, session.RecordOutside, func(*session.Tx) (session.Plan, error) {
+		return session.Plan{
+			Changes: []session.Change{{Path: "f.txt", Content: []byte(content)}},
+			Meta:    session.Meta{Op: op, Tool: "test", Undoes: undoes},
 		}, nil
 	})
 	if err != nil {
@@ -46,10 +47,10 @@ func (ss *session) commit(content, op string, undoes plumbing.Hash) plumbing.Has
 }
 
 // undo applies undo.PlanPath and returns the target it reverted.
-func (ss *session) undo(depth int) (plumbing.Hash, error) {
+func (ss *testSession) undo(depth int) (plumbing.Hash, error) {
 	ss.t.Helper()
 	var target undo.Target
-	out, err := ss.s.Apply(context.Background(), []repo.Path{ss.p}, repo.RefuseOutside, func(tx *repo.Tx) (repo.Plan, error) {
+	out, err := ss.s.Apply(context.Background(), []repo.Path{ss.p}, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
 		pl, tg, err := undo.PlanPath(tx, ss.s, "f.txt", depth, "test.undo")
 		target = tg
 		return pl, err
@@ -62,9 +63,9 @@ func (ss *session) undo(depth int) (plumbing.Hash, error) {
 
 func TestUndoRedoChainsCancelInStackOrder(t *testing.T) {
 	ss := newSession(t)
-	e1 := ss.commit("1\n", repo.OpEdit, plumbing.ZeroHash)
-	e2 := ss.commit("2\n", repo.OpEdit, plumbing.ZeroHash)
-	e3 := ss.commit("3\n", repo.OpEdit, plumbing.ZeroHash)
+	e1 := ss.commit("1\n", session.OpEdit, plumbing.ZeroHash)
+	e2 := ss.commit("2\n", session.OpEdit, plumbing.ZeroHash)
+	e3 := ss.commit("3\n", session.OpEdit, plumbing.ZeroHash)
 
 	steps := []struct {
 		want    plumbing.Hash
@@ -79,7 +80,7 @@ func TestUndoRedoChainsCancelInStackOrder(t *testing.T) {
 	// A redo re-applies e2; the next undo reverts that redo, and the one
 	// after reaches e1: undone edits stay cancelled.
 	lastUndo := plumbing.NewHash(gittest.Rev(t, ss.dir, "refs/edits/u"))
-	redo := ss.commit("2\n", repo.OpRedo, lastUndo)
+	redo := ss.commit("2\n", session.OpRedo, lastUndo)
 	if got, err := ss.undo(0); err != nil || got != redo || gittest.ReadFile(t, ss.dir, "f.txt") != "1\n" {
 		t.Fatalf("undo after redo reverted %s (%v), want the redo %s", got, err, redo)
 	}
@@ -101,7 +102,7 @@ func TestUndoRedoChainsCancelInStackOrder(t *testing.T) {
 func TestUndoDepthCountsEveryEdit(t *testing.T) {
 	ss := newSession(t)
 	for _, c := range []string{"1\n", "2\n", "3\n", "4\n"} {
-		ss.commit(c, repo.OpEdit, plumbing.ZeroHash)
+		ss.commit(c, session.OpEdit, plumbing.ZeroHash)
 	}
 	for range 3 {
 		if _, err := ss.undo(3); err != nil {

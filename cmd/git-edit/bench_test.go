@@ -17,6 +17,7 @@ import (
 	"github.com/git-edit/git-edit/engine"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,7 +53,7 @@ func buildHistory(edits, files int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s, _ := repo.NewSession(r, "bench")
+	s, _ := session.New(r, "bench")
 	content := map[string]string{}
 	last := map[string]plumbing.Hash{}
 	var tip, tree plumbing.Hash
@@ -67,7 +68,7 @@ func buildHistory(edits, files int) (string, error) {
 		if tree, err = r.EditTree(tree, map[string]repo.Entry{path: {Hash: blob, Mode: filemode.Regular}}); err != nil {
 			return "", err
 		}
-		meta := repo.Meta{Op: repo.OpEdit, Tool: "bench", Session: s.Name, Paths: []string{path}, Prev: map[string]plumbing.Hash{}}
+		meta := session.Meta{Op: session.OpEdit, Tool: "bench", Session: s.Name, Paths: []string{path}, Prev: map[string]plumbing.Hash{}}
 		if prev, ok := last[path]; ok {
 			meta.Prev[path] = prev
 		}

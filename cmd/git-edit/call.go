@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -85,7 +85,7 @@ func runCall(ctx context.Context, o callOptions) error {
 	if !slices.Contains(engine.Tools(), o.Tool) {
 		return fmt.Errorf("%w %q; the tools are: %s", engine.ErrUnknownTool, o.Tool, strings.Join(engine.Tools(), ", "))
 	}
-	if err := repo.ValidateSessionName(o.Session); err != nil {
+	if err := session.ValidateName(o.Session); err != nil {
 		return fmt.Errorf("--session: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)

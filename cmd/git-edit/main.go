@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/git-edit/git-edit/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,10 +24,26 @@ const (
 )
 
 func main() {
+	switchesFromEnv(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// switchesFromEnv reads the switches the tests and the benchmark set in
+// git-edit's environment and hands them to the library, which never reads
+// the environment for them: GIT_EDIT_TEST_CRASH names the point at which
+// the process dies (or "hang:<point>", stops; see repo.SetCrashPoint), and
+// GIT_EDIT_PACKIDX=off reads objects through go-git's reader instead of
+// packidx (see session.UseGoGitReader). Both are unset in use.
+func switchesFromEnv(getenv func(string) string) {
+	if point := getenv("GIT_EDIT_TEST_CRASH"); point != "" {
+		session.SetCrashPoint(point)
+	}
+	if getenv("GIT_EDIT_PACKIDX") == "off" {
+		session.UseGoGitReader(true)
+	}
 }
 
 // refused is returned by an action whose answer is already on stdout.

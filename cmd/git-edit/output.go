@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,7 +39,7 @@ func openEngine(c *cli.Context) (*engine.Engine, error) {
 	}
 	e, err := engine.Open(opts)
 	if err != nil {
-		if errors.Is(err, repo.ErrBadSessionName) {
+		if errors.Is(err, session.ErrBadName) {
 			return nil, err
 		}
 		return nil, refused(err)

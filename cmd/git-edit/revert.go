@@ -6,9 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -100,18 +99,12 @@ func reportRevert(w io.Writer, what string, res engine.Reverted) error {
 		head += fmt.Sprintf("; the changes on disk were recorded first as %s", res.Sync.String()[:7])
 	}
 	fmt.Fprintf(w, "%s, recorded as %s:\n", head, res.Commit.String()[:7])
-	for _, p := range res.Paths {
-		before, after := res.Before[p], res.After[p]
-		switch {
-		case !changed(before, after):
-			fmt.Fprintf(w, "  unchanged  %s\n", p)
-		case !after.Exists:
-			fmt.Fprintf(w, "  removed    %s\n", p)
-		case !before.Exists:
-			fmt.Fprintf(w, "  restored   %s\n", p)
+	for _, pc := range res.Changes() {
+		switch pc.How {
+		case "changed":
+			fmt.Fprintf(w, "  changed    %s (+%d -%d)\n", pc.Path, pc.Added, pc.Removed)
 		default:
-			a, r := diffview.Stat(before.Content, after.Content)
-			fmt.Fprintf(w, "  changed    %s (+%d -%d)\n", p, a, r)
+			fmt.Fprintf(w, "  %-9s  %s\n", pc.How, pc.Path)
 		}
 	}
 	if len(res.Discarded) > 0 {
@@ -121,10 +114,6 @@ func reportRevert(w io.Writer, what string, res engine.Reverted) error {
 		}
 	}
 	return nil
-}
-
-func changed(before, after repo.FileState) bool {
-	return before.Exists != after.Exists || before.Mode != after.Mode || string(before.Content) != string(after.Content)
 }
 
 func toolOf(res engine.Reverted) string {
@@ -137,7 +126,7 @@ func toolOf(res engine.Reverted) string {
 // explainRevert words a refusal for the command line: a file changed on
 // disk gets its difference and the way forward.
 func explainRevert(what string, err error) error {
-	var outside *repo.OutsideChangeError
+	var outside *session.OutsideChangeError
 	if errors.As(err, &outside) {
 		diff := engine.Unified(outside.Disk.Path, outside.Recorded, outside.Disk)
 		return fmt.Errorf("%s was changed outside git-edit since the session last recorded it, and %s would overwrite that; nothing was changed. Run it again with --force to record the change first (a sync commit keeps it in history) and %s anyway. The change on disk:\n%s",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -9,9 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/repo"
-	"github.com/git-edit/git-edit/undo"
+	"github.com/git-edit/git-edit/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,42 +27,22 @@ type sessionSummary struct {
 	Broken string `json:"broken,omitempty"`
 }
 
-// summarize reads a session's history. A broken session (see
-// repo.BrokenSessionError) is no error here: its summary says so in
-// Broken, so that listing and pruning still work for the others.
-func summarize(r *repo.Repo, s *repo.Session) (sessionSummary, time.Time, error) {
-	sum := sessionSummary{Session: s.Name, Ref: s.Ref(), Paths: []string{}}
-	tip, err := r.SessionTip(s.Name)
-	var all []undo.Commit
-	if err == nil {
-		all, err = undo.Log(s, tip, 0, nil)
+// summaryJSON is a session's summary as `sessions --json` prints it.
+func summaryJSON(sum session.Summary) sessionSummary {
+	out := sessionSummary{Session: sum.Name, Ref: sum.Ref, Paths: sum.Paths}
+	if sum.Broken != nil {
+		out.Broken = sum.Broken.Error()
+		return out
 	}
-	if errors.Is(err, repo.ErrSessionBroken) {
-		sum.Broken = err.Error()
-		return sum, time.Time{}, nil
+	if sum.Tip.IsZero() {
+		return out
 	}
-	if err != nil || len(all) == 0 {
-		return sum, time.Time{}, err
+	out.Tip, out.Commits, out.Edits = sum.Tip.String(), sum.Commits, sum.Edits
+	if !sum.Base.IsZero() {
+		out.Base = sum.Base.String()
 	}
-	sum.Tip, sum.Commits = tip.String(), len(all)
-	seen := map[string]bool{}
-	for i := len(all) - 1; i >= 0; i-- {
-		if all[i].Meta.Op == repo.OpEdit {
-			sum.Edits++
-		}
-		for _, p := range all[i].Meta.Paths {
-			if !seen[p] {
-				seen[p] = true
-				sum.Paths = append(sum.Paths, p)
-			}
-		}
-	}
-	if base := all[len(all)-1].Parent; !base.IsZero() {
-		sum.Base = base.String()
-	}
-	last := all[0].Time
-	sum.Last = last.Format(time.RFC3339)
-	return sum, last, nil
+	out.Last = sum.Last.Format(time.RFC3339)
+	return out
 }
 
 func sessionsCommand() *cli.Command {
@@ -75,47 +52,42 @@ func sessionsCommand() *cli.Command {
 		Flags:        []cli.Flag{rootFlag(), &cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			e, err := engine.Open(engine.Options{Root: c.String("root"), Session: "default"})
+			r, err := session.OpenRepository(c.String("root"))
 			if err != nil {
 				return refused(err)
 			}
-			return runSessions(c.App.Writer, e.Repo, c.Bool("json"), time.Now())
+			sums, err := session.List(r)
+			if err != nil {
+				return refused(err)
+			}
+			return printSessions(c.App.Writer, sums, c.Bool("json"), time.Now())
 		},
 	}
 }
 
-// runSessions lists every session; a broken one is listed with what is
+// printSessions lists the sessions; a broken one is listed with what is
 // wrong and the command that removes it (exit status 0: the listing itself
 // worked).
-func runSessions(w io.Writer, r *repo.Repo, asJSON bool, now time.Time) error {
-	sessions, err := engine.AllSessions(r)
-	if err != nil {
-		return refused(err)
-	}
-	sums := []sessionSummary{}
-	var lasts []time.Time
-	for _, s := range sessions {
-		sum, last, err := summarize(r, s)
-		if err != nil {
-			return refused(err)
-		}
-		sums, lasts = append(sums, sum), append(lasts, last)
-	}
+func printSessions(w io.Writer, sums []session.Summary, asJSON bool, now time.Time) error {
 	if asJSON {
-		return writeJSON(w, sums)
+		out := make([]sessionSummary, len(sums))
+		for i, sum := range sums {
+			out[i] = summaryJSON(sum)
+		}
+		return writeJSON(w, out)
 	}
 	p := newPainter(w)
-	for i, s := range sums {
-		if s.Broken != "" {
-			fmt.Fprintf(w, "%s  %s %s\n", p.yellow(s.Session), p.red("BROKEN:"), s.Broken)
+	for _, s := range sums {
+		if s.Broken != nil {
+			fmt.Fprintf(w, "%s  %s %s\n", p.yellow(s.Name), p.red("BROKEN:"), s.Broken)
 			continue
 		}
 		base := "(unborn)"
-		if s.Base != "" {
-			base = s.Base[:7]
+		if !s.Base.IsZero() {
+			base = s.Base.String()[:7]
 		}
 		fmt.Fprintf(w, "%s  %d commits (%d edits)  %d paths  base %s  last %s\n",
-			p.yellow(s.Session), s.Commits, s.Edits, len(s.Paths), base, age(lasts[i], now))
+			p.yellow(s.Name), s.Commits, s.Edits, len(s.Paths), base, age(s.Last, now))
 	}
 	return nil
 }
@@ -131,119 +103,57 @@ func pruneCommand() *cli.Command {
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			var opts pruneOptions
+			opts := session.PruneOptions{Now: time.Now(), Sessions: c.StringSlice("session")}
+			olderThan := ""
 			if c.IsSet("older-than") {
 				d, err := parseDuration(c.String("older-than"))
 				if err != nil {
 					return err
 				}
-				opts.OlderThan, opts.Age = d, c.String("older-than")
+				opts.ByAge, opts.OlderThan, olderThan = true, d, c.String("older-than")
 			}
-			opts.Sessions = c.StringSlice("session")
-			if opts.Age == "" && len(opts.Sessions) == 0 {
+			if olderThan == "" && len(opts.Sessions) == 0 {
 				return fmt.Errorf("prune needs --older-than DURATION (such as 14d) or --session NAME; see git-edit prune --help")
 			}
 			for _, name := range opts.Sessions {
-				if err := repo.ValidateSessionName(name); err != nil {
+				if err := session.ValidateName(name); err != nil {
 					return err
 				}
 			}
-			e, err := engine.Open(engine.Options{Root: c.String("root"), Session: "default"})
+			r, err := session.OpenRepository(c.String("root"))
 			if err != nil {
 				return refused(err)
 			}
-			return runPrune(c, e.Repo, opts, time.Now())
+			res, err := session.Prune(c.Context, r, opts)
+			if err != nil {
+				return refused(err)
+			}
+			reportPrune(c.App.Writer, res, olderThan, opts.Now)
+			return nil
 		},
 	}
 }
 
-// pruneOptions selects the sessions prune deletes.
-type pruneOptions struct {
-	OlderThan time.Duration
-	Age       string   // --older-than as given; "" when not given
-	Sessions  []string // --session names; none: every session
-}
-
-// runPrune deletes the selected session refs in one git transaction: all of
-// them or, if any moved or is locked meanwhile, none (the error names it).
-// A broken session is deleted only when named, as its age is unknown;
-// otherwise it is reported and kept. A named session that does not exist
-// is refused before anything is deleted.
-func runPrune(c *cli.Context, r *repo.Repo, o pruneOptions, now time.Time) error {
-	unlock, err := r.Lock(c.Context)
-	if err != nil {
-		return refused(err)
-	}
-	defer unlock()
-	sessions, err := engine.AllSessions(r)
-	if err != nil {
-		return refused(err)
-	}
-	if len(o.Sessions) > 0 {
-		byName := map[string]*repo.Session{}
-		for _, s := range sessions {
-			byName[s.Name] = s
-		}
-		sessions = sessions[:0]
-		for _, name := range o.Sessions {
-			s, ok := byName[name]
-			if !ok {
-				return refused(fmt.Errorf("no session %q in this repository (nothing was pruned); `git edit sessions` lists them", name))
-			}
-			sessions = append(sessions, s)
-			delete(byName, name) // a name given twice is pruned once
-		}
-	}
-	var (
-		doomed []repo.Ref
-		report []string
-		kept   []string
-	)
-	for _, s := range sessions {
-		sum, last, err := summarize(r, s)
-		if err != nil {
-			return refused(err)
-		}
-		tip, err := r.ReadRef(s.Ref())
-		if err != nil {
-			return refused(err)
-		}
-		named := len(o.Sessions) > 0
+// reportPrune says what prune deleted and which broken sessions it kept;
+// olderThan is --older-than as given ("" when not given).
+func reportPrune(w io.Writer, res session.PruneResult, olderThan string, now time.Time) {
+	for _, p := range res.Pruned {
+		was := p.Was.String()[:7]
 		switch {
-		case sum.Broken != "" && !named:
-			kept = append(kept, fmt.Sprintf("kept %s: %s", s.Ref(), sum.Broken))
-			continue
-		case sum.Broken != "":
-			report = append(report, fmt.Sprintf("pruned %s (broken: it named %s, which was missing)", s.Ref(), tip.String()[:7]))
-		case o.Age != "" && (sum.Tip == "" || now.Sub(last) <= o.OlderThan):
-			continue
-		case sum.Tip == "":
-			report = append(report, fmt.Sprintf("pruned %s (no session commits, was at %s)", s.Ref(), tip.String()[:7]))
+		case p.Broken != nil:
+			fmt.Fprintf(w, "pruned %s (broken: it named %s, which was missing)\n", p.Ref, was)
+		case p.Tip.IsZero():
+			fmt.Fprintf(w, "pruned %s (no session commits, was at %s)\n", p.Ref, was)
 		default:
-			report = append(report, fmt.Sprintf("pruned %s (%d commits, last %s, was at %s)", s.Ref(), sum.Commits, age(last, now), tip.String()[:7]))
-		}
-		doomed = append(doomed, repo.Ref{Name: s.Ref(), Hash: tip})
-	}
-	if err := r.DeleteRefs(doomed); err != nil {
-		return refused(err)
-	}
-	for _, ref := range doomed {
-		s, err := repo.NewSession(r, strings.TrimPrefix(ref.Name, "refs/edits/"))
-		if err == nil {
-			err = s.RemoveState()
-		}
-		if err != nil {
-			return refused(fmt.Errorf("%s was pruned, but removing its state failed: %w", ref.Name, err))
+			fmt.Fprintf(w, "pruned %s (%d commits, last %s, was at %s)\n", p.Ref, p.Commits, age(p.Last, now), was)
 		}
 	}
-	w := c.App.Writer
-	for _, line := range append(report, kept...) {
-		fmt.Fprintln(w, line)
+	for _, k := range res.Kept {
+		fmt.Fprintf(w, "kept %s: %s\n", k.Ref, k.Broken)
 	}
-	if len(doomed) == 0 && o.Age != "" {
-		fmt.Fprintf(w, "no session is older than %s\n", o.Age)
+	if len(res.Pruned) == 0 && olderThan != "" {
+		fmt.Fprintf(w, "no session is older than %s\n", olderThan)
 	}
-	return nil
 }
 
 var durationUnit = regexp.MustCompile(`^(\d+)([dw])$`)

@@ -1,10 +1,11 @@
-package repo
+package session
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -57,7 +58,7 @@ func (m Meta) Touches(path string) bool {
 // Message renders the full commit message: subject, blank line, trailers.
 func (m Meta) Message(subject string) string {
 	var b strings.Builder
-	b.WriteString(oneLine(subject))
+	b.WriteString(repo.OneLine(subject))
 	b.WriteString("\n\n")
 	fmt.Fprintf(&b, "Edit-Op: %s\n", m.Op)
 	if m.Tool != "" {

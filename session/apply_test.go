@@ -1,4 +1,4 @@
-package repo_test
+package session_test
 
 import (
 	"context"
@@ -8,38 +8,38 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // setContent is a planner that sets each path to the given content ("" with
 // del deletes it).
-func setContent(tool string, contents map[string]string) func(*repo.Tx) (repo.Plan, error) {
-	return func(tx *repo.Tx) (repo.Plan, error) {
-		var pl repo.Plan
+func setContent(tool string, contents map[string]string) func(*session.Tx) (session.Plan, error) {
+	return func(tx *session.Tx) (session.Plan, error) {
+		var pl session.Plan
 		for p, c := range contents {
 			if c == gittest.Missing {
-				pl.Changes = append(pl.Changes, repo.Change{Path: p, Delete: true})
+				pl.Changes = append(pl.Changes, session.Change{Path: p, Delete: true})
 			} else {
-				pl.Changes = append(pl.Changes, repo.Change{Path: p, Content: []byte(c)})
+				pl.Changes = append(pl.Changes, session.Change{Path: p, Content: []byte(c)})
 			}
 		}
-		pl.Meta = repo.Meta{Op: repo.OpEdit, Tool: tool}
+		pl.Meta = session.Meta{Op: session.OpEdit, Tool: tool}
 		return pl, nil
 	}
 }
 
-func open(t *testing.T, dir, session string) (*repo.Repo, *repo.Session) {
+func open(t *testing.T, dir, name string) (*repo.Repo, *session.Session) {
 	t.Helper()
 	r, err := repo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := repo.NewSession(r, session)
+	s, err := session.New(r, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestApplyFirstCommitChildOfHeadWithTrailers(t *testing.T) {
 	statusBefore := gittest.StatusExcept(t, dir, "dir/b.txt")
 	r, s := open(t, dir, "s1")
 
-	out, err := s.Apply(context.Background(), resolve(t, r, dir, "dir/b.txt"), repo.RecordOutside,
+	out, err := s.Apply(context.Background(), resolve(t, r, dir, "dir/b.txt"), session.RecordOutside,
 		setContent("test.set", map[string]string{"dir/b.txt": "TWO\n"}))
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +117,7 @@ func TestApplyFirstCommitChildOfHeadWithTrailers(t *testing.T) {
 func TestApplyOnUnbornBranchHasNoParent(t *testing.T) {
 	dir := gittest.New(t)
 	r, s := open(t, dir, "s")
-	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "new/file.txt"), repo.RecordOutside,
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "new/file.txt"), session.RecordOutside,
 		setContent("test.create", map[string]string{"new/file.txt": "hello\n"})); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestApplyRecordsOutsideChangeAsSyncCommit(t *testing.T) {
 	gittest.WriteFile(t, dir, "f.txt", "person wrote this\n")
 	gittest.WriteFile(t, dir, "untracked.txt", "new by person\n")
 	r, s := open(t, dir, "s")
-	out, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt", "untracked.txt"), repo.RecordOutside,
+	out, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt", "untracked.txt"), session.RecordOutside,
 		setContent("test.set", map[string]string{"f.txt": "agent\n"}))
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestApplyRecordsOutsideChangeAsSyncCommit(t *testing.T) {
 func TestApplyDeleteAndNestedTreeSurgery(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"a/b/c.txt": "c\n", "a/d.txt": "d\n", "e.txt": "e\n"})
 	r, s := open(t, dir, "s")
-	_, err := s.Apply(context.Background(), resolve(t, r, dir, "a/b/c.txt", "a/x/y/z.txt"), repo.RecordOutside,
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "a/b/c.txt", "a/x/y/z.txt"), session.RecordOutside,
 		setContent("test.set", map[string]string{"a/b/c.txt": gittest.Missing, "a/x/y/z.txt": "z\n"}))
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +192,7 @@ func TestApplyKeepsModeAndRecordsExecutable(t *testing.T) {
 	}
 	gittest.Git(t, dir, "commit", "-qam", "exec")
 	r, s := open(t, dir, "s")
-	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "run.sh"), repo.RecordOutside,
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "run.sh"), session.RecordOutside,
 		setContent("test.set", map[string]string{"run.sh": "#!/bin/sh\necho hi\n"})); err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestApplyNoChangeRecordsNothing(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "same\n"})
 	gittest.WriteFile(t, dir, "f.txt", "outside\n")
 	r, s := open(t, dir, "s")
-	out, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
+	out, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
 		setContent("test.set", map[string]string{"f.txt": "outside\n"}))
 	if err != nil {
 		t.Fatal(err)
@@ -228,10 +228,10 @@ func TestApplyRefusalsChangeNothing(t *testing.T) {
 	cases := []struct {
 		name  string
 		setup func(t *testing.T, dir string)
-		plan  func(*repo.Tx) (repo.Plan, error)
+		plan  func(*session.Tx) (session.Plan, error)
 		want  error
 	}{
-		{"planner error", nil, func(*repo.Tx) (repo.Plan, error) { return repo.Plan{}, planErr }, planErr},
+		{"planner error", nil, func(*session.Tx) (session.Plan, error) { return session.Plan{}, planErr }, planErr},
 		{"ref locked", func(t *testing.T, dir string) {
 			gittest.WriteFile(t, dir, ".git/refs/edits/s.lock", "")
 		}, setContent("t", map[string]string{"f.txt": "new\n"}), repo.ErrRefLocked},
@@ -244,7 +244,7 @@ func TestApplyRefusalsChangeNothing(t *testing.T) {
 			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "old\n"})
 			r, s := open(t, dir, "s")
 			// One earlier edit so the ref exists and must stay put.
-			if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
+			if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
 				setContent("t", map[string]string{"f.txt": "first\n"})); err != nil {
 				t.Fatal(err)
 			}
@@ -253,7 +253,7 @@ func TestApplyRefusalsChangeNothing(t *testing.T) {
 			}
 			tip := gittest.Rev(t, dir, "refs/edits/s")
 			reflog := gittest.Git(t, dir, "reflog", "refs/edits/s")
-			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, tc.plan)
+			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, tc.plan)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -271,9 +271,9 @@ func TestRefuseOutsideReportsBothStates(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "old\n"})
 	gittest.WriteFile(t, dir, "f.txt", "person\n")
 	r, s := open(t, dir, "s")
-	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RefuseOutside,
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RefuseOutside,
 		setContent("t", map[string]string{"f.txt": "new\n"}))
-	var oe *repo.OutsideChangeError
+	var oe *session.OutsideChangeError
 	if !errors.As(err, &oe) {
 		t.Fatalf("err = %v", err)
 	}
@@ -299,13 +299,13 @@ func TestConcurrentAppliesLoseNothing(t *testing.T) {
 				errs <- err
 				return
 			}
-			s, _ := repo.NewSession(r, "s")
+			s, _ := session.New(r, "s")
 			p, _ := r.Resolve(dir, "log.txt")
-			_, err = s.Apply(context.Background(), []repo.Path{p}, repo.RecordOutside, func(tx *repo.Tx) (repo.Plan, error) {
+			_, err = s.Apply(context.Background(), []repo.Path{p}, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 				old := tx.Files["log.txt"].Content
-				return repo.Plan{
-					Changes: []repo.Change{{Path: "log.txt", Content: append(append([]byte{}, old...), fmt.Sprintf("line %d\n", i)...)}},
-					Meta:    repo.Meta{Op: repo.OpEdit, Tool: "t"},
+				return session.Plan{
+					Changes: []session.Change{{Path: "log.txt", Content: append(append([]byte{}, old...), fmt.Sprintf("line %d\n", i)...)}},
+					Meta:    session.Meta{Op: session.OpEdit, Tool: "t"},
 				}, nil
 			})
 			errs <- err
@@ -334,7 +334,7 @@ func TestPackedSessionRefIsReadAndUpdated(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "0\n"})
 	r, s := open(t, dir, "s")
 	edit := func(c string) {
-		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
+		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
 			setContent("t", map[string]string{"f.txt": c})); err != nil {
 			t.Fatal(err)
 		}
@@ -365,7 +365,7 @@ func TestLinkedWorktreeSharesRefsAndUsesItsHead(t *testing.T) {
 	if r.Top != wt {
 		t.Fatalf("top %s, want %s", r.Top, wt)
 	}
-	if _, err := s.Apply(context.Background(), resolve(t, r, wt, "g.txt"), repo.RecordOutside,
+	if _, err := s.Apply(context.Background(), resolve(t, r, wt, "g.txt"), session.RecordOutside,
 		setContent("t", map[string]string{"g.txt": "edited\n"})); err != nil {
 		t.Fatal(err)
 	}
@@ -375,115 +375,36 @@ func TestLinkedWorktreeSharesRefsAndUsesItsHead(t *testing.T) {
 	gittest.Fsck(t, main)
 }
 
-func TestResolveConfinement(t *testing.T) {
-	dir := gittest.NewWithCommit(t, map[string]string{"sub/f.txt": "x\n"})
-	outside := t.TempDir()
-	os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644)
-	os.Symlink(outside, filepath.Join(dir, "escape"))
-	os.Symlink("loop", filepath.Join(dir, "loop"))
-	os.Symlink("missing-target", filepath.Join(dir, "dangling"))
-	os.Symlink("sub", filepath.Join(dir, "inside"))
-	nested := filepath.Join(dir, "nested")
-	os.MkdirAll(nested, 0o777)
-	gittest.Git(t, nested, "init", "-q")
-	r, err := repo.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	refused := []struct{ root, arg, says string }{
-		{dir, "../x", "outside the root"},
-		{dir, "/etc/passwd", "outside the root"},
-		{dir, "escape/secret", "outside the root"},
-		{dir, "loop", "cannot resolve its symlinks"},
-		{dir, "dangling", "symlink whose target does not exist"},
-		{dir, ".git/config", "inside the git directory"},
-		{dir, "sub/.git/x", "inside a .git directory"},
-		{dir, "nested/file", "nested repository or submodule"},
-		{filepath.Join(dir, "sub"), "../other.txt", "outside the root"},
-		{dir, "", "the path is empty"},
-		{dir, ".", "top directory"},
-	}
-	for _, tc := range refused {
-		_, err := r.Resolve(tc.root, tc.arg)
-		if !errors.Is(err, repo.ErrPathRefused) || !strings.Contains(err.Error(), tc.says) {
-			t.Errorf("Resolve(%q) = %v, want refusal saying %q", tc.arg, err, tc.says)
-		}
-	}
-	ok := []struct{ root, arg, rel string }{
-		{dir, "sub/f.txt", "sub/f.txt"},
-		{dir, filepath.Join(dir, "sub/f.txt"), "sub/f.txt"},
-		{dir, "inside/f.txt", "sub/f.txt"},
-		{dir, "new/dir/file.txt", "new/dir/file.txt"},
-		{filepath.Join(dir, "sub"), "f.txt", "sub/f.txt"},
-	}
-	for _, tc := range ok {
-		p, err := r.Resolve(tc.root, tc.arg)
-		if err != nil || p.Rel != tc.rel {
-			t.Errorf("Resolve(%q) = %+v, %v; want %s", tc.arg, p, err, tc.rel)
-		}
-	}
-}
-
-func TestReadWorkFileRefusesSpecialFiles(t *testing.T) {
-	dir := gittest.New(t)
-	os.MkdirAll(filepath.Join(dir, "d"), 0o777)
-	if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
-		t.Fatal(err)
-	}
-	gittest.WriteFile(t, dir, "big", strings.Repeat("x", 100))
-	r, _ := repo.Open(dir)
-	cases := []struct {
-		arg  string
-		max  int64
-		want error
-	}{
-		{"d", 0, repo.ErrIsDirectory},
-		{"fifo", 0, repo.ErrNotRegular},
-		{"big", 99, repo.ErrTooLarge},
-	}
-	for _, tc := range cases {
-		p, err := r.Resolve(dir, tc.arg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := repo.ReadWorkFile(p, tc.max); !errors.Is(err, tc.want) {
-			t.Errorf("%s: err = %v, want %v", tc.arg, err, tc.want)
-		}
-	}
-}
-
 func TestValidateSessionName(t *testing.T) {
 	for _, good := range []string{"default", "mcp-20261121-153000-ab12", "agent_1.task"} {
-		if err := repo.ValidateSessionName(good); err != nil {
+		if err := session.ValidateName(good); err != nil {
 			t.Errorf("%q refused: %v", good, err)
 		}
 	}
 	for _, bad := range []string{"", "@", ".hidden", "-x", "a.lock", "a.", "a..b", "a@{b", "a b", "a/b", "a:b", "a~1", "a^", "a?", "a*", "a[", `a\b`, "a\x01"} {
-		if err := repo.ValidateSessionName(bad); !errors.Is(err, repo.ErrBadSessionName) {
+		if err := session.ValidateName(bad); !errors.Is(err, session.ErrBadName) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
 }
 
 func TestMetaRoundTrip(t *testing.T) {
-	m := repo.Meta{Op: repo.OpUndo, Tool: "text_editor.undo_edit", Session: "s",
+	m := session.Meta{Op: session.OpUndo, Tool: "text_editor.undo_edit", Session: "s",
 		Paths: []string{"plain.go", "with space.go", "\"quoted\".go", "new\nline.go"}}
 	h1 := plumbing.NewHash("1111111111111111111111111111111111111111")
 	h2 := plumbing.NewHash("2222222222222222222222222222222222222222")
 	m.Prev = map[string]plumbing.Hash{"with space.go": h1, "new\nline.go": h2}
 	m.Undoes = h2
-	got, ok := repo.ParseMeta(m.Message("subject"))
+	got, ok := session.ParseMeta(m.Message("subject"))
 	if !ok || got.Op != m.Op || got.Tool != m.Tool || got.Session != m.Session || got.Undoes != h2 ||
 		strings.Join(got.Paths, "|") != strings.Join(m.Paths, "|") ||
 		len(got.Prev) != 2 || got.Prev["with space.go"] != h1 || got.Prev["new\nline.go"] != h2 {
 		t.Fatalf("round trip: %+v", got)
 	}
-	if _, ok := repo.ParseMeta("Edit-Op: edit\n"); ok {
+	if _, ok := session.ParseMeta("Edit-Op: edit\n"); ok {
 		t.Fatal("a subject alone must not parse as trailers")
 	}
 }
-
-func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
 
 func TestSeenRecordsPersistPerSession(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "x\n"})
@@ -524,7 +445,7 @@ func TestApplyAfterExternalGC(t *testing.T) {
 	r, s := open(t, dir, "s")
 	edit := func(c string) {
 		t.Helper()
-		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
+		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
 			setContent("t", map[string]string{"f.txt": c})); err != nil {
 			t.Fatalf("edit %q: %v", c, err)
 		}

@@ -1,4 +1,4 @@
-package repo_test
+package session_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -32,10 +33,13 @@ func TestHelperRefWriter(t *testing.T) {
 	if dir == "" {
 		t.Skip("run as a child process by startWriter only")
 	}
-	session := os.Getenv(helperSessionEnv)
-	file := session + ".txt"
-	r, s := open(t, dir, session)
-	if _, err := s.Apply(context.Background(), resolve(t, r, dir, file), repo.RecordOutside,
+	name := os.Getenv(helperSessionEnv)
+	// The library never reads the environment for its crash point: the
+	// child sets it as git-edit's main does.
+	repo.SetCrashPoint(os.Getenv("GIT_EDIT_TEST_CRASH"))
+	file := name + ".txt"
+	r, s := open(t, dir, name)
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, file), session.RecordOutside,
 		setContent("writer", map[string]string{file: "from the writer\n"})); err != nil {
 		t.Fatal(err)
 	}
@@ -43,10 +47,10 @@ func TestHelperRefWriter(t *testing.T) {
 
 // startWriter starts TestHelperRefWriter in a child process with
 // GIT_EDIT_TEST_CRASH=point.
-func startWriter(t *testing.T, dir, session, point string) *exec.Cmd {
+func startWriter(t *testing.T, dir, name, point string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRefWriter$", "-test.count=1")
-	cmd.Env = append(gittest.Env(), helperDirEnv+"="+dir, helperSessionEnv+"="+session, "GIT_EDIT_TEST_CRASH="+point)
+	cmd.Env = append(gittest.Env(), helperDirEnv+"="+dir, helperSessionEnv+"="+name, "GIT_EDIT_TEST_CRASH="+point)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -55,28 +59,28 @@ func startWriter(t *testing.T, dir, session, point string) *exec.Cmd {
 
 // killedHoldingRefLock runs a writer in session that is SIGKILLed right
 // after taking refs/edits/<session>.lock, and checks that it left the lock.
-func killedHoldingRefLock(t *testing.T, dir, session string) {
+func killedHoldingRefLock(t *testing.T, dir, name string) {
 	t.Helper()
-	cmd := startWriter(t, dir, session, "ref-locked")
+	cmd := startWriter(t, dir, name, "ref-locked")
 	err := cmd.Wait()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
 		t.Fatalf("the writer was not killed holding the ref lock: %v", err)
 	}
-	if _, err := os.Stat(refLockPath(dir, session)); err != nil {
+	if _, err := os.Stat(refLockPath(dir, name)); err != nil {
 		t.Fatalf("the killed writer left no lock: %v", err)
 	}
 }
 
-func refLockPath(dir, session string) string {
-	return filepath.Join(dir, ".git", "refs", "edits", session+".lock")
+func refLockPath(dir, name string) string {
+	return filepath.Join(dir, ".git", "refs", "edits", name+".lock")
 }
 
 // editSession edits <session>.txt in session.
-func editSession(t *testing.T, dir, session, content string) error {
+func editSession(t *testing.T, dir, name, content string) error {
 	t.Helper()
-	file := session + ".txt"
-	r, s := open(t, dir, session)
-	_, err := s.Apply(context.Background(), resolve(t, r, dir, file), repo.RecordOutside,
+	file := name + ".txt"
+	r, s := open(t, dir, name)
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, file), session.RecordOutside,
 		setContent("t", map[string]string{file: content}))
 	return err
 }

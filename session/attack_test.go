@@ -1,4 +1,4 @@
-package repo_test
+package session_test
 
 import (
 	"bytes"
@@ -17,20 +17,21 @@ import (
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
 )
 
 // replaceFirst is a planner that edits what is on disk now (as every
 // dialect does): the first occurrence of old becomes new, or the file is
 // deleted when del.
-func replaceFirst(path, old, new string, del bool) func(*repo.Tx) (repo.Plan, error) {
-	return func(tx *repo.Tx) (repo.Plan, error) {
-		pl := repo.Plan{Meta: repo.Meta{Op: repo.OpEdit, Tool: "test.replace"}}
+func replaceFirst(path, old, new string, del bool) func(*session.Tx) (session.Plan, error) {
+	return func(tx *session.Tx) (session.Plan, error) {
+		pl := session.Plan{Meta: session.Meta{Op: session.OpEdit, Tool: "test.replace"}}
 		if del {
-			pl.Changes = []repo.Change{{Path: path, Delete: true}}
+			pl.Changes = []session.Change{{Path: path, Delete: true}}
 			return pl, nil
 		}
 		cur := tx.Files[path].Content
-		pl.Changes = []repo.Change{{Path: path, Content: bytes.Replace(cur, []byte(old), []byte(new), 1)}}
+		pl.Changes = []session.Change{{Path: path, Content: bytes.Replace(cur, []byte(old), []byte(new), 1)}}
 		return pl, nil
 	}
 }
@@ -50,8 +51,8 @@ func appendLine(t testing.TB, path, line string) {
 }
 
 // history is every version of every file the session recorded.
-func history(t *testing.T, dir, session string) string {
-	return gittest.Git(t, dir, "log", "-p", "refs/edits/"+session)
+func history(t *testing.T, dir, name string) string {
+	return gittest.Git(t, dir, "log", "-p", "refs/edits/"+name)
 }
 
 // TestAttackPersonWritingDuringEditLosesNothing appends a line to the file
@@ -74,7 +75,7 @@ func TestAttackPersonWritingDuringEditLosesNothing(t *testing.T) {
 						appendLine(t, file, "person")
 					}
 				})
-				_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
+				_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
 				restore()
 				if err != nil {
 					t.Fatalf("the edit failed instead of starting over: %v", err)
@@ -123,7 +124,7 @@ func TestAttackSameSizeOverwriteIsNoticed(t *testing.T) {
 			f.Close()
 		}
 	})
-	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "ONE", false))
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", false))
 	restore()
 	if err != nil || !done {
 		t.Fatalf("edit: %v (overwrote: %v)", err, done)
@@ -148,7 +149,7 @@ func TestAttackPersistentWriterIsRefused(t *testing.T) {
 			appendLine(t, file, "person "+strconv.Itoa(n))
 		}
 	})
-	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "ONE", false))
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", false))
 	restore()
 	if !errors.Is(err, repo.ErrFileChanged) || !strings.Contains(err.Error(), "the file changed while editing; nothing was written") {
 		t.Fatalf("err = %v, want the file-changed refusal", err)
@@ -192,7 +193,7 @@ func TestAttackAppenderLosesNothing(t *testing.T) {
 		}
 	}()
 	for i := range edits {
-		_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
+		_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
 			replaceFirst("f.txt", "counter "+strconv.Itoa(i)+"\n", "counter "+strconv.Itoa(i+1)+"\n", false))
 		if err != nil && !errors.Is(err, repo.ErrFileChanged) {
 			t.Fatalf("edit %d: %v", i, err)
@@ -228,7 +229,7 @@ func TestAttackPruneNowCannotRemoveAnEditsObjects(t *testing.T) {
 					gittest.Git(t, dir, "gc", "--prune=now", "--quiet")
 				}
 			})
-			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt", "d/g.txt"), repo.RecordOutside,
+			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt", "d/g.txt"), session.RecordOutside,
 				setContent("test.set", map[string]string{"f.txt": "agent\n", "d/g.txt": "G\n"}))
 			restore()
 			if err != nil || !ran {
@@ -278,7 +279,7 @@ func TestAttackEditsSurviveGCAndRepackLoops(t *testing.T) {
 		}
 	}()
 	for i := range edits {
-		_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside,
+		_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
 			setContent("test.set", map[string]string{"f.txt": strconv.Itoa(i+1) + "\n"}))
 		if err != nil {
 			stop.Store(true)
@@ -309,7 +310,7 @@ func TestAttackRewriteKeepsOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, s := open(t, dir, "s")
-	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, setContent("test.set", map[string]string{"f.txt": "two\n"})); err != nil {
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, setContent("test.set", map[string]string{"f.txt": "two\n"})); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(file)
@@ -361,7 +362,7 @@ func TestAttackEditorSaveBetweenCheckAndSwapIsKept(t *testing.T) {
 					must(t, os.Rename(swp, file))
 				}
 			})
-			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
+			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
 			restore()
 			if err != nil || !saved {
 				t.Fatalf("edit: %v (saved: %v)", err, saved)
@@ -388,7 +389,7 @@ func TestAttackPermissionsAndOwnersAreExact(t *testing.T) {
 	must(t, os.Chmod(filepath.Join(dir, "x.sh"), 0o744))
 	must(t, os.Chmod(filepath.Join(dir, "secret.txt"), 0o600))
 	r, s := open(t, dir, "s")
-	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "x.sh"), repo.RecordOutside, replaceFirst("x.sh", "sh", "bash", false)); err != nil {
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "x.sh"), session.RecordOutside, replaceFirst("x.sh", "sh", "bash", false)); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(filepath.Join(dir, "x.sh")); fi.Mode().Perm() != 0o744 {
@@ -397,7 +398,7 @@ func TestAttackPermissionsAndOwnersAreExact(t *testing.T) {
 	if os.Geteuid() == 0 {
 		must(t, os.Chown(filepath.Join(dir, "g"), 0, 4242))
 		must(t, os.Chmod(filepath.Join(dir, "g"), 0o775|os.ModeSetgid))
-		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "g/f.txt"), repo.RecordOutside, replaceFirst("g/f.txt", "one", "ONE", false)); err != nil {
+		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "g/f.txt"), session.RecordOutside, replaceFirst("g/f.txt", "one", "ONE", false)); err != nil {
 			t.Fatal(err)
 		}
 		fi, _ := os.Stat(filepath.Join(dir, "g", "f.txt"))
@@ -414,11 +415,11 @@ func TestAttackPermissionsAndOwnersAreExact(t *testing.T) {
 			appendLine(t, filepath.Join(dir, "sub", "b.txt"), "person "+strconv.Itoa(n))
 		}
 	})
-	plan := func(tx *repo.Tx) (repo.Plan, error) {
-		return repo.Plan{Meta: repo.Meta{Op: repo.OpEdit, Tool: "test"}, Changes: []repo.Change{
+	plan := func(tx *session.Tx) (session.Plan, error) {
+		return session.Plan{Meta: session.Meta{Op: session.OpEdit, Tool: "test"}, Changes: []session.Change{
 			{Path: "secret.txt", Delete: true}, {Path: "sub/b.txt", Content: []byte("agent\n")}}}, nil
 	}
-	_, err := s.Apply(context.Background(), resolve(t, r, dir, "secret.txt", "sub/b.txt"), repo.RecordOutside, plan)
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "secret.txt", "sub/b.txt"), session.RecordOutside, plan)
 	restore()
 	if !errors.Is(err, repo.ErrFileChanged) {
 		t.Fatalf("err = %v, want the file-changed refusal", err)
@@ -434,7 +435,7 @@ func TestAttackPermissionsAndOwnersAreExact(t *testing.T) {
 func TestAttackLookalikeOfATemporaryFileSurvives(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n", ".f.txt.git-edit-notes": "mine\n", ".f.txt.git-edit-0123456789AB": "mine too\n"})
 	r, s := open(t, dir, "s")
-	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), repo.RecordOutside, replaceFirst("f.txt", "one", "two", false)); err != nil {
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "two", false)); err != nil {
 		t.Fatal(err)
 	}
 	if gittest.Status(t, dir) != " M f.txt\n" {

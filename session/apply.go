@@ -1,4 +1,4 @@
-package repo
+package session
 
 import (
 	"context"
@@ -7,65 +7,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// ErrBadSessionName is returned for a session name that cannot be one
-// component of a git ref name.
-var ErrBadSessionName = errors.New("invalid session name")
-
-// SessionRef is the hidden ref that records a session's edits.
-func SessionRef(session string) string { return "refs/edits/" + session }
-
-// ValidateSessionName accepts names git accepts as one ref component
-// (git check-ref-format), without "/": a session is one ref, never a
-// directory of them.
-func ValidateSessionName(name string) error {
-	bad := func(why string) error {
-		return fmt.Errorf("%w %q: %s; use letters, digits, '-', '_' or '.'", ErrBadSessionName, name, why)
-	}
-	switch {
-	case name == "":
-		return bad("it is empty")
-	case name == "@":
-		return bad(`"@" alone is not a ref name`)
-	case strings.HasPrefix(name, "."), strings.HasPrefix(name, "-"):
-		return bad("it may not start with '.' or '-'")
-	case strings.HasSuffix(name, "."), strings.HasSuffix(name, ".lock"):
-		return bad("it may not end with '.' or \".lock\"")
-	case strings.Contains(name, ".."), strings.Contains(name, "@{"):
-		return bad(`it may not contain ".." or "@{"`)
-	case strings.ContainsAny(name, " ~^:?*[\\/"):
-		return bad(`it may not contain spaces or any of ~ ^ : ? * [ \ /`)
-	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-		return bad("it may not contain control characters")
-	}
-	return nil
-}
-
-// Session records edits on refs/edits/<Name>.
-type Session struct {
-	Repo *Repo
-	Name string
-	// MaxFileSize bounds the files read for editing (0: no bound).
-	MaxFileSize int64
-}
-
-// NewSession checks the name and returns a session of r.
-func NewSession(r *Repo, name string) (*Session, error) {
-	if err := ValidateSessionName(name); err != nil {
-		return nil, err
-	}
-	return &Session{Repo: r, Name: name, MaxFileSize: DefaultMaxFileSize}, nil
-}
-
-// Ref is the session's ref name.
-func (s *Session) Ref() string { return SessionRef(s.Name) }
-
 // Change is the new state of one path: new content and mode, or removal.
 type Change struct {
-	Path    string // as in FileState.Path
+	Path    string // as in repo.FileState.Path
 	Delete  bool
 	Content []byte
 	// Mode of the new content; zero keeps the file's current mode
@@ -89,7 +38,7 @@ type Tx struct {
 	// first commit gets (zero on an unborn branch).
 	Tip, Base plumbing.Hash
 	// Files are the requested paths as they are on disk now.
-	Files map[string]FileState
+	Files map[string]repo.FileState
 	// Outside lists the requested paths whose disk state differs from the
 	// session's record of them (the tip, or HEAD before the first commit).
 	Outside []string
@@ -119,7 +68,7 @@ const (
 // OutsideChangeError is returned under RefuseOutside: path differs on disk
 // from the session's last record of it.
 type OutsideChangeError struct {
-	Recorded, Disk FileState
+	Recorded, Disk repo.FileState
 }
 
 func (e *OutsideChangeError) Error() string {
@@ -134,11 +83,11 @@ type Outcome struct {
 	// Sync is the sync commit recorded before Commit, if one was needed.
 	Sync plumbing.Hash
 	// Before and After hold the changed paths' states around the operation.
-	Before, After map[string]FileState
+	Before, After map[string]repo.FileState
 }
 
 // maxWriteAttempts bounds how often Apply starts over when another program
-// writes a file while the operation runs (see ErrFileChanged).
+// writes a file while the operation runs (see repo.ErrFileChanged).
 const maxWriteAttempts = 3
 
 // Apply runs one operation on the session, all or nothing. Under the edit
@@ -152,38 +101,38 @@ const maxWriteAttempts = 3
 // Changes may only name the paths given.
 //
 // When another program writes one of the files between Apply's read and
-// its write (ErrFileChanged), nothing is written and the operation starts
+// its write (repo.ErrFileChanged), nothing is written and the operation starts
 // over from the read, so the other program's bytes are recorded (under
 // RecordOutside) or refused (under RefuseOutside, *OutsideChangeError) and
 // kept either way; plan may therefore run more than once. After
 // maxWriteAttempts the error is returned.
-func (s *Session) Apply(ctx context.Context, paths []Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
+func (s *Session) Apply(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
 	unlock, err := s.Repo.Lock(ctx)
 	if err != nil {
 		return Outcome{}, err
 	}
 	defer unlock()
-	pause("locked", "")
+	repo.Pause("locked", "")
 	for attempt := 1; ; attempt++ {
 		out, err := s.applyOnce(ctx, paths, policy, plan)
 		// Start over only when everything was put back: after a failed
 		// restore, the disk holds bytes of this attempt that a new one
 		// would take for a person's.
-		if !errors.Is(err, ErrFileChanged) || errors.Is(err, ErrRestoreFailed) || attempt == maxWriteAttempts {
+		if !errors.Is(err, repo.ErrFileChanged) || errors.Is(err, repo.ErrRestoreFailed) || attempt == maxWriteAttempts {
 			return out, err
 		}
 	}
 }
 
 // applyOnce is one attempt of Apply, under the edit lock.
-func (s *Session) applyOnce(ctx context.Context, paths []Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
+func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
 	tx, recorded, err := s.begin(paths)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if policy == RefuseOutside && len(tx.Outside) > 0 {
 		p := tx.Outside[0]
-		rec, err := s.Repo.stateOf(p, recorded[p])
+		rec, err := s.Repo.FileOf(p, recorded[p])
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -201,17 +150,17 @@ func (s *Session) applyOnce(ctx context.Context, paths []Path, policy OutsidePol
 		return Outcome{}, err
 	}
 
-	batch := s.Repo.beginBatch()
-	defer batch.end()
+	batch := s.Repo.BeginBatch()
+	defer batch.End()
 	now := time.Now()
-	out := Outcome{Before: map[string]FileState{}, After: map[string]FileState{}}
+	out := Outcome{Before: map[string]repo.FileState{}, After: map[string]repo.FileState{}}
 	parent := tx.Head()
 	prev, err := s.LastTouches(tx.Tip, append(changedPaths(changes), tx.Outside...))
 	if err != nil {
 		return Outcome{}, err
 	}
 	if len(tx.Outside) > 0 {
-		sync := map[string]Entry{}
+		sync := map[string]repo.Entry{}
 		for _, p := range tx.Outside {
 			f := tx.Files[p]
 			if f.Exists {
@@ -219,7 +168,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []Path, policy OutsidePol
 					return Outcome{}, err
 				}
 			}
-			sync[p] = f.entry()
+			sync[p] = f.Entry()
 		}
 		meta := Meta{Op: OpSync, Session: s.Name, Paths: tx.Outside, Prev: prev}
 		subject := "sync: " + describePaths(tx.Outside) + " changed outside git-edit"
@@ -231,11 +180,11 @@ func (s *Session) applyOnce(ctx context.Context, paths []Path, policy OutsidePol
 		}
 		parent = out.Sync
 	}
-	entries := map[string]Entry{}
+	entries := map[string]repo.Entry{}
 	var touched []string
 	for _, c := range changes {
 		out.Before[c.Path] = tx.Files[c.Path]
-		after := FileState{Path: c.Path, Exists: !c.Delete, Content: c.Content, Mode: c.Mode}
+		after := repo.FileState{Path: c.Path, Exists: !c.Delete, Content: c.Content, Mode: c.Mode}
 		if after.Exists {
 			if after.Blob, err = s.Repo.StoreBlob(c.Content); err != nil {
 				return Outcome{}, err
@@ -244,7 +193,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []Path, policy OutsidePol
 			after.Content, after.Mode = nil, 0
 		}
 		out.After[c.Path] = after
-		entries[c.Path] = after.entry()
+		entries[c.Path] = after.Entry()
 		touched = append(touched, c.Path)
 	}
 	meta := pl.Meta
@@ -256,38 +205,38 @@ func (s *Session) applyOnce(ctx context.Context, paths []Path, policy OutsidePol
 	if out.Commit, err = s.commit(parent, entries, meta, subject, now); err != nil {
 		return Outcome{}, err
 	}
-	if err := batch.flush(); err != nil {
+	if err := batch.Flush(); err != nil {
 		return Outcome{}, err
 	}
-	crashPoint("objects-written")
-	pause("objects-written", "")
+	repo.CrashPoint("objects-written")
+	repo.Pause("objects-written", "")
 	if err := s.writeFiles(paths, changes, tx.Files); err != nil {
 		return Outcome{}, err
 	}
-	crashPoint("files-written")
-	pause("files-written", "")
+	repo.CrashPoint("files-written")
+	repo.Pause("files-written", "")
 	if err := s.Repo.UpdateRef(s.Ref(), tx.Tip, out.Commit, subject); err != nil {
 		// The reflog may name the commit already, and a failure after
 		// the ref's rename leaves the ref moved: from here on the pack
 		// stays (as an ordinary one).
-		batch.release()
+		batch.Release()
 		if cur, rerr := s.Repo.ReadRef(s.Ref()); rerr == nil && cur == out.Commit {
 			return out, nil // the update happened; only a later step failed
 		}
 		if rerr := s.restoreFiles(paths, changes, tx.Files, out.After); rerr != nil {
-			return Outcome{}, fmt.Errorf("%w; and %w: %w", err, ErrRestoreFailed, rerr)
+			return Outcome{}, fmt.Errorf("%w; and %w: %w", err, repo.ErrRestoreFailed, rerr)
 		}
 		return Outcome{}, err
 	}
 	// The ref names the objects now: the pack no longer needs its keep.
-	batch.release()
+	batch.Release()
 	return out, nil
 }
 
 // begin reads the session's state and the paths' disk state under the lock.
 // recorded holds each path's entry in the session's record.
-func (s *Session) begin(paths []Path) (*Tx, map[string]Entry, error) {
-	tip, err := s.Repo.SessionTip(s.Name)
+func (s *Session) begin(paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
+	tip, err := s.Tip()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -295,27 +244,27 @@ func (s *Session) begin(paths []Path) (*Tx, map[string]Entry, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	tx := &Tx{Tip: tip, Base: base, Files: map[string]FileState{}}
+	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}}
 	tree, err := s.Repo.TreeOf(tx.Head())
 	if err != nil {
 		return nil, nil, err
 	}
-	recorded := map[string]Entry{}
+	recorded := map[string]repo.Entry{}
 	for _, p := range paths {
 		if _, dup := tx.Files[p.Rel]; dup {
 			continue
 		}
-		f, err := ReadWorkFile(p, s.MaxFileSize)
+		f, err := repo.ReadWorkFile(p, s.MaxFileSize)
 		if err != nil {
 			return nil, nil, err
 		}
 		if f.Exists {
 			// Refused before any planning: every path given to Apply is one
 			// the operation may write.
-			if f.perm&0o200 == 0 {
-				return nil, nil, readOnlyError(p.Rel)
+			if err := f.CheckWritable(); err != nil {
+				return nil, nil, err
 			}
-			f.Blob = BlobHash(f.Content)
+			f.Blob = repo.BlobHash(f.Content)
 		}
 		tx.Files[p.Rel] = f
 		e, err := s.Repo.EntryAt(tree, p.Rel)
@@ -323,36 +272,11 @@ func (s *Session) begin(paths []Path) (*Tx, map[string]Entry, error) {
 			return nil, nil, err
 		}
 		recorded[p.Rel] = e
-		if e != f.entry() {
+		if e != f.Entry() {
 			tx.Outside = append(tx.Outside, p.Rel)
 		}
 	}
 	return tx, recorded, nil
-}
-
-// stateOf loads a recorded entry's content.
-func (r *Repo) stateOf(path string, e Entry) (FileState, error) {
-	if !e.Exists() {
-		return FileState{Path: path}, nil
-	}
-	b, err := r.ReadBlob(e.Hash)
-	if err != nil {
-		return FileState{}, err
-	}
-	return FileState{Path: path, Exists: true, Content: b, Mode: e.Mode}, nil
-}
-
-// FileAt returns path as recorded in commit (zero commit: no file).
-func (r *Repo) FileAt(commit plumbing.Hash, path string) (FileState, error) {
-	tree, err := r.TreeOf(commit)
-	if err != nil {
-		return FileState{}, err
-	}
-	e, err := r.EntryAt(tree, path)
-	if err != nil {
-		return FileState{}, err
-	}
-	return r.stateOf(path, e)
 }
 
 // effective checks the plan's changes, fills in modes, and drops those that
@@ -407,7 +331,7 @@ func (s *Session) LastTouches(tip plumbing.Hash, paths []string) (map[string]plu
 	for c := tip; !c.IsZero() && len(found) < len(want); {
 		commit, err := s.Repo.ReadCommit(c)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return nil, &BrokenSessionError{Session: s.Name, Commit: c, Tip: c == tip}
+			return nil, &BrokenError{Session: s.Name, Commit: c, Tip: c == tip}
 		}
 		if err != nil {
 			return nil, err
@@ -429,7 +353,7 @@ func (s *Session) LastTouches(tip plumbing.Hash, paths []string) (map[string]plu
 	return found, nil
 }
 
-func (s *Session) commit(parent plumbing.Hash, entries map[string]Entry, meta Meta, subject string, now time.Time) (plumbing.Hash, error) {
+func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, meta Meta, subject string, now time.Time) (plumbing.Hash, error) {
 	tree, err := s.Repo.TreeOf(parent)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -441,21 +365,21 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]Entry, meta Me
 }
 
 // writeFiles puts every change on disk; before holds what was read, which
-// each file must still hold when it is replaced (see writeFileAtomic). If a
+// each file must still hold when it is replaced (see repo.ReplaceFile). If a
 // write fails, the files already written, and the failing one if it was
 // replaced before its failure, get their old bytes back.
-func (s *Session) writeFiles(paths []Path, changes []Change, before map[string]FileState) error {
+func (s *Session) writeFiles(paths []repo.Path, changes []Change, before map[string]repo.FileState) error {
 	byRel := pathsByRel(paths)
-	written := map[string]FileState{}
+	written := map[string]repo.FileState{}
 	for i, c := range changes {
 		var replaced bool
 		var err error
 		if c.Delete {
-			replaced, err = removeFile(byRel[c.Path], before[c.Path], false)
-			written[c.Path] = FileState{}
+			replaced, err = repo.RemoveFile(byRel[c.Path], before[c.Path])
+			written[c.Path] = repo.FileState{}
 		} else {
-			replaced, err = writeFileAtomic(byRel[c.Path], c.Content, c.Mode, before[c.Path])
-			written[c.Path] = FileState{Exists: true, Content: c.Content, Mode: c.Mode}
+			replaced, err = repo.ReplaceFile(byRel[c.Path], c.Content, c.Mode, before[c.Path])
+			written[c.Path] = repo.FileState{Exists: true, Content: c.Content, Mode: c.Mode}
 		}
 		if err != nil {
 			done := changes[:i]
@@ -463,7 +387,7 @@ func (s *Session) writeFiles(paths []Path, changes []Change, before map[string]F
 				done = changes[:i+1]
 			}
 			if rerr := s.restoreFiles(paths, done, before, written); rerr != nil {
-				return fmt.Errorf("%w; and %w: %w", err, ErrRestoreFailed, rerr)
+				return fmt.Errorf("%w; and %w: %w", err, repo.ErrRestoreFailed, rerr)
 			}
 			return err
 		}
@@ -474,24 +398,17 @@ func (s *Session) writeFiles(paths []Path, changes []Change, before map[string]F
 // restoreFiles puts the given paths back as they were before (bits and
 // owner too); written holds what this operation put there, which each file
 // must still hold.
-func (s *Session) restoreFiles(paths []Path, changes []Change, before, written map[string]FileState) error {
+func (s *Session) restoreFiles(paths []repo.Path, changes []Change, before, written map[string]repo.FileState) error {
 	byRel := pathsByRel(paths)
 	var errs []error
 	for _, c := range changes {
-		b := before[c.Path]
-		var err error
-		if b.Exists {
-			_, err = writeFile(byRel[c.Path], b, written[c.Path], true)
-		} else {
-			_, err = removeFile(byRel[c.Path], written[c.Path], true)
-		}
-		errs = append(errs, err)
+		errs = append(errs, repo.RestoreFile(byRel[c.Path], before[c.Path], written[c.Path]))
 	}
 	return errors.Join(errs...)
 }
 
-func pathsByRel(paths []Path) map[string]Path {
-	m := make(map[string]Path, len(paths))
+func pathsByRel(paths []repo.Path) map[string]repo.Path {
+	m := make(map[string]repo.Path, len(paths))
 	for _, p := range paths {
 		m[p.Rel] = p
 	}

@@ -1,4 +1,4 @@
-package repo
+package session
 
 import (
 	"crypto/sha1"
@@ -21,7 +21,7 @@ import (
 // other's entries.
 
 func (s *Session) seenDir() string {
-	return filepath.Join(s.Repo.stateDir(), "sessions", s.Name, "seen")
+	return filepath.Join(s.stateDir(), "seen")
 }
 
 // seenFile names a path's record by a hash of the path, so any path (deep,
@@ -33,7 +33,7 @@ func (s *Session) seenFile(path string) string {
 
 // RecordSeen notes that the session has seen path (relative to the
 // worktree top) with exactly the content whose blob id is blob (see
-// BlobHash). The record is replaced atomically.
+// repo.BlobHash). The record is replaced atomically.
 func (s *Session) RecordSeen(path string, blob plumbing.Hash) error {
 	dir := s.seenDir()
 	if err := os.MkdirAll(dir, 0o777); err != nil {
