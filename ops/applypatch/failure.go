@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/ops/jsonargs"
 )
 
@@ -20,11 +21,11 @@ var (
 	// ErrNoMatch: a hunk's lines, or its "@@" header, are not in the file.
 	ErrNoMatch = errors.New("hunk does not match")
 	// ErrFileNotFound: an Update or Delete names a file that does not exist.
-	ErrFileNotFound = errors.New("file not found")
+	ErrFileNotFound = dialect.ErrFileNotFound
 	// ErrFileExists: an Add or a Move to names a file that already exists.
 	ErrFileExists = errors.New("file already exists")
 	// ErrBinary: an Update names a file that is not text (ops.IsBinary).
-	ErrBinary = errors.New("binary file")
+	ErrBinary = dialect.ErrBinary
 )
 
 // Failure is every refusal of this package. Message is the whole text an

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/jsonargs"
 )
@@ -39,7 +40,7 @@ var (
 	// ErrAmbiguous: a part of an elided search occurs more than once.
 	ErrAmbiguous = errors.New("search part is not unique")
 	// ErrFileNotFound: a non-empty search names a file that does not exist.
-	ErrFileNotFound = errors.New("file not found")
+	ErrFileNotFound = dialect.ErrFileNotFound
 )
 
 // Planned describes one matched (or appended) edit.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/ops/jsonargs"
 )
 
@@ -47,7 +48,7 @@ var (
 	// ErrModified: the file changed after it was last read.
 	ErrModified = errors.New("file modified since it was read")
 	// ErrFileNotFound: no file at file_path.
-	ErrFileNotFound = errors.New("file not found")
+	ErrFileNotFound = dialect.ErrFileNotFound
 	// ErrOutOfRange: Read's offset is past the file's last line.
 	ErrOutOfRange = errors.New("offset out of range")
 )
