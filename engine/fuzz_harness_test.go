@@ -290,6 +290,8 @@ func worktreeDiff(a, b worktree) string {
 	return strings.Join(out, "\n")
 }
 
+// describeFile is one side of a worktreeDiff line: "missing", or the
+// entry's mode and its bytes, shortened.
 func describeFile(f fuzzFile, ok bool) string {
 	if !ok {
 		return "missing"
@@ -297,6 +299,8 @@ func describeFile(f fuzzFile, ok bool) string {
 	return fmt.Sprintf("%v %s", f.mode, shorten(f.data))
 }
 
+// shorten quotes s, keeping only its first and last 200 bytes when it is
+// longer than 400.
 func shorten(s string) string {
 	if len(s) > 400 {
 		return strconv.Quote(s[:200]) + fmt.Sprintf("…(%d bytes)…", len(s)-400) + strconv.Quote(s[len(s)-200:])
@@ -304,4 +308,5 @@ func shorten(s string) string {
 	return strconv.Quote(s)
 }
 
+// quoteArgs quotes a call's raw arguments for a failure message.
 func quoteArgs(args []byte) string { return shorten(string(args)) }
