@@ -2,7 +2,7 @@
 // (package ops, pure), the session applies the spans and records the commit
 // (package session), diffview renders what changed, and the dialect shapes the
 // result. It is the only package that sees both the pure dialects and git,
-// so the CLI and (later) the MCP server share one path.
+// so the CLI's commands and its MCP server (`git-edit mcp`) share one path.
 package engine
 
 import (

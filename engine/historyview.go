@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -21,7 +22,7 @@ type LogEntry struct {
 	Op         string   `json:"op"`
 	Tool       string   `json:"tool,omitempty"`
 	Paths      []string `json:"paths"`
-	Time       string   `json:"time"`
+	Time       LogTime  `json:"time"`
 	Undoes     string   `json:"undoes,omitempty"`
 	RollbackTo string   `json:"rollback_to,omitempty"`
 	Subject    string   `json:"subject"`
@@ -31,6 +32,16 @@ type LogEntry struct {
 	Message string `json:"message,omitempty"`
 	Diff    string `json:"diff,omitempty"`
 }
+
+// LogTime is a session commit's time, in the zone git recorded it in. It
+// marshals to JSON as RFC 3339 text in that zone, as time.Format writes
+// it: time.Time's own MarshalJSON refuses a year past 9999 or a zone
+// offset of a day or more, which a commit written by hand can carry, and
+// the log must still list such a commit.
+type LogTime struct{ time.Time }
+
+// MarshalJSON writes t as a JSON string, RFC 3339 in t's own zone.
+func (t LogTime) MarshalJSON() ([]byte, error) { return json.Marshal(t.Format(time.RFC3339)) }
 
 // Log returns the session's commits (every session's with all), newest
 // first, at most n (n <= 0: all), only those touching paths when given
@@ -71,7 +82,9 @@ func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
 			entries = append(entries, entry)
 		}
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Time > entries[j].Time })
+	// Newest first by instant: sessions may have been written in different
+	// zones, so the RFC 3339 texts do not sort as the times do.
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Time.After(entries[j].Time.Time) })
 	if n > 0 && len(entries) > n {
 		entries = entries[:n]
 	}
@@ -185,7 +198,7 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 // and removed in each path.
 func describe(s *session.Session, c undo.Commit) (LogEntry, error) {
 	en := LogEntry{Commit: c.Hash.String(), Session: s.Name, Op: c.Meta.Op, Tool: c.Meta.Tool, Paths: c.Meta.Paths,
-		Time: c.Time.Format(time.RFC3339), Subject: c.Subject, RollbackTo: c.Meta.RollbackTo}
+		Time: LogTime{c.Time}, Subject: c.Subject, RollbackTo: c.Meta.RollbackTo}
 	if !c.Meta.Undoes.IsZero() {
 		en.Undoes = c.Meta.Undoes.String()
 	}

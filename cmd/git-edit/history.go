@@ -51,7 +51,6 @@ func runLog(w io.Writer, e *engine.Engine, o logOptions, now time.Time) error {
 	}
 	p := newPainter(w)
 	for _, en := range entries {
-		t, _ := time.Parse(time.RFC3339, en.Time)
 		what := en.Op
 		if en.Tool != "" {
 			what += "  " + en.Tool
@@ -64,7 +63,7 @@ func runLog(w io.Writer, e *engine.Engine, o logOptions, now time.Time) error {
 		if en.Undoes != "" {
 			reverts = "  (reverts " + en.Undoes[:7] + ")"
 		}
-		fmt.Fprintf(w, "%s  %s%s  %s  %s  %s %s%s\n", p.yellow(en.Commit[:7]), session, p.dim(age(t, now)), what,
+		fmt.Fprintf(w, "%s  %s%s  %s  %s  %s %s%s\n", p.yellow(en.Commit[:7]), session, p.dim(age(en.Time.Time, now)), what,
 			strings.Join(en.Paths, ", "), p.green(fmt.Sprintf("+%d", en.Added)), p.red(fmt.Sprintf("-%d", en.Removed)), reverts)
 	}
 	return nil
@@ -99,9 +98,8 @@ func runShow(w io.Writer, e *engine.Engine, name string, onlySession, asJSON boo
 	if asJSON {
 		return writeJSON(w, entry)
 	}
-	t, _ := time.Parse(time.RFC3339, entry.Time)
 	pt := newPainter(w)
-	fmt.Fprintf(w, "%s\nSession: %s\nDate:   %s\n\n", pt.yellow("commit "+entry.Commit), entry.Session, t.Format("Mon Jan 2 15:04:05 2006 -0700"))
+	fmt.Fprintf(w, "%s\nSession: %s\nDate:   %s\n\n", pt.yellow("commit "+entry.Commit), entry.Session, entry.Time.Format("Mon Jan 2 15:04:05 2006 -0700"))
 	for _, line := range strings.Split(strings.TrimRight(entry.Message, "\n"), "\n") {
 		fmt.Fprintf(w, "    %s\n", line)
 	}
