@@ -257,3 +257,8 @@ func worded(err, kind error, format string, args ...any) error {
 	}
 	return w
 }
+
+// Workspace is the workspace a call of tool runs against: what the
+// registered tools see, for embedders that run a dialect of their own and
+// for the contract tests.
+func (e *Engine) Workspace(tool string) dialect.Workspace { return workspace{e: e, tool: tool} }
