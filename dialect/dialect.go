@@ -121,6 +121,11 @@ type File struct {
 	// Seen is the read-before-edit state, filled in when the request asks
 	// for it (ChangeRequest.CheckSeen) and the file exists.
 	Seen Seen
+	// SeenErr is why the session's record of reading the file could not
+	// be read (Seen is then SeenNever, so a dialect that ignores it still
+	// refuses). It is left to the dialect so that it can check the file
+	// itself first.
+	SeenErr error
 }
 
 // Seen says whether the agent has seen a file's current bytes.

@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -201,6 +203,38 @@ func TestCodeEditRefusalSaysWhyForEveryEdit(t *testing.T) {
 		`{"file_path":"b.txt","success":false,"message":"not tried, because the path of another edit of this call was refused"}]}`
 	if got := resultJSON(t, res.Value); res.OK || got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	noSession(t, dir)
+}
+
+// TestEditChecksTheFileBeforeItsReadRecord: Edit and MultiEdit check a file
+// in the order they always have: it exists, it is text, then the session's
+// record of reading it. A record that cannot be read (here a directory in
+// its place) refuses the edit, naming the record, but only after the file
+// itself passed; nothing is written either way.
+func TestEditChecksTheFileBeforeItsReadRecord(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"b.bin": "a\x00b\n", "a.txt": "one\n"})
+	for _, rel := range []string{"b.bin", "a.txt"} {
+		sum := sha1.Sum([]byte(rel))
+		must(t, os.MkdirAll(filepath.Join(dir, ".git", "git-edit", "sessions", "s", "seen", hex.EncodeToString(sum[:]), "x"), 0o755))
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"Edit", map[string]any{"file_path": "b.bin", "old_string": "a", "new_string": "b"}, "binary file: b.bin contains NUL bytes"},
+		{"MultiEdit", map[string]any{"file_path": "b.bin", "edits": []any{map[string]any{"old_string": "a", "new_string": "b"}}}, "binary file: b.bin contains NUL bytes"},
+		{"Edit", map[string]any{"file_path": "no.txt", "old_string": "a", "new_string": "b"}, "File not found: There is no file at no.txt"},
+		{"Edit", map[string]any{"file_path": "a.txt", "old_string": "one", "new_string": "1"}, "read record of a.txt"},
+	} {
+		res := callTool(t, dir, tc.tool, tc.args)
+		if res.OK || !strings.Contains(res.Text, tc.want) {
+			t.Errorf("%s %v:\ngot  %s\nwant …%s…", tc.tool, tc.args, res.Text, tc.want)
+		}
+	}
+	if got := gittest.ReadFile(t, dir, "a.txt"); got != "one\n" {
+		t.Fatalf("a.txt = %q", got)
 	}
 	noSession(t, dir)
 }

@@ -71,9 +71,7 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 			cur := tx.Files[p.Rel]
 			files[i] = dialect.File{Arg: req.Paths[i], ID: p.Rel, Abs: p.Abs, Exists: cur.Exists, Content: cur.Content}
 			if req.CheckSeen && cur.Exists {
-				if files[i].Seen, err = e.seen(cur); err != nil {
-					return session.Plan{}, err
-				}
+				files[i].Seen, files[i].SeenErr = e.seen(cur)
 			}
 		}
 		planned, err := req.Plan(files)
@@ -165,7 +163,8 @@ func (w workspace) locateAll(args []string) (*Engine, []repo.Path, error) {
 	return owner, paths, nil
 }
 
-// seen is the read-before-edit state of cur (git config edit.requireRead).
+// seen is the read-before-edit state of cur (git config edit.requireRead);
+// SeenNever with the error when the session's record cannot be read.
 func (e *Engine) seen(cur repo.FileState) (dialect.Seen, error) {
 	if !e.RequireRead {
 		return dialect.SeenNotRequired, nil
@@ -177,7 +176,7 @@ func (e *Engine) seen(cur repo.FileState) (dialect.Seen, error) {
 	last, ok, err := e.Session.LastSeen(cur.Path)
 	switch {
 	case err != nil:
-		return 0, err
+		return dialect.SeenNever, err
 	case !ok:
 		return dialect.SeenNever, nil
 	case last != blob:

@@ -143,6 +143,9 @@ func exactEdit(ctx context.Context, ws dialect.Workspace, tool, arg string, plan
 			if err := dialect.CheckText(cur.ID, cur.Content); err != nil {
 				return dialect.Plan{}, err
 			}
+			if cur.SeenErr != nil {
+				return dialect.Plan{}, cur.SeenErr
+			}
 			switch cur.Seen {
 			case dialect.SeenNever:
 				return dialect.Plan{}, NotRead(arg)
