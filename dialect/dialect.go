@@ -95,8 +95,10 @@ type Workspace interface {
 	// plan sees the files as they are, and its changes are written all or
 	// nothing and recorded as one commit. A plan that changes no byte
 	// records nothing (Outcome.Commit is ""). Errors are the plan's own,
-	// unchanged, or the workspace's (refused paths, ErrManyRepositories,
-	// files changed by another program, write failures).
+	// unchanged, or the workspace's (refused paths, a Delete through a
+	// symlink, ErrManyRepositories, files changed by another program,
+	// write failures); a file that cannot be read or written is named by
+	// its argument.
 	Change(ctx context.Context, req ChangeRequest) (Outcome, error)
 	// Undo reverts the session's last edit of the file at arg (within the
 	// configured undo depth) and records the revert as one commit with
@@ -119,6 +121,11 @@ type File struct {
 	// Seen is the read-before-edit state, filled in when the request asks
 	// for it (ChangeRequest.CheckSeen) and the file exists.
 	Seen Seen
+	// SeenErr is why the session's record of reading the file could not
+	// be read (Seen is then SeenNever, so a dialect that ignores it still
+	// refuses). It is left to the dialect so that it can check the file
+	// itself first.
+	SeenErr error
 }
 
 // Seen says whether the agent has seen a file's current bytes.
@@ -167,7 +174,9 @@ type Change struct {
 	// file, and its directories, if it does not exist).
 	Whole   bool
 	Content []byte
-	// Delete removes the file.
+	// Delete removes the file. The workspace refuses it when a path
+	// argument names the file through a symlink (the link's last
+	// component): it never deletes the file a link points to.
 	Delete bool
 }
 
@@ -206,10 +215,10 @@ var (
 var ErrBinary = errors.New("binary file")
 
 // CheckText refuses content that looks binary (see ops.IsBinary), naming
-// the file as arg.
-func CheckText(arg string, content []byte) error {
+// the file as name (the argument as given, or its File.ID).
+func CheckText(name string, content []byte) error {
 	if ops.IsBinary(content) {
-		return fmt.Errorf("%w: %s contains NUL bytes, so it is not text; git-edit edits text files only (text_editor write can replace it whole)", ErrBinary, arg)
+		return fmt.Errorf("%w: %s contains NUL bytes, so it is not text; git-edit edits text files only (text_editor write can replace it whole)", ErrBinary, name)
 	}
 	return nil
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -68,9 +71,7 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 			cur := tx.Files[p.Rel]
 			files[i] = dialect.File{Arg: req.Paths[i], ID: p.Rel, Abs: p.Abs, Exists: cur.Exists, Content: cur.Content}
 			if req.CheckSeen && cur.Exists {
-				if files[i].Seen, err = e.seen(cur); err != nil {
-					return session.Plan{}, err
-				}
+				files[i].Seen, files[i].SeenErr = e.seen(cur)
 			}
 		}
 		planned, err := req.Plan(files)
@@ -79,6 +80,11 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 		}
 		plan := session.Plan{Subject: planned.Subject, Meta: session.Meta{Op: session.OpEdit, Tool: req.Tool}}
 		for _, c := range planned.Changes {
+			if c.Delete {
+				if err := w.refuseLinkDelete(req.Paths, paths, c.ID); err != nil {
+					return session.Plan{}, err
+				}
+			}
 			rc, err := sessionChange(tx, c)
 			if err != nil {
 				return session.Plan{}, err
@@ -88,15 +94,23 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 		return plan, nil
 	})
 	if err != nil {
-		return dialect.Outcome{}, explain(w.tool, naming(req.Paths), err)
+		return dialect.Outcome{}, explain(w.tool, naming(req.Paths, paths, err), err)
 	}
 	return outcome(out, req.Paths, paths), nil
 }
 
-// naming is how a refusal of an operation on args names its file: the
-// argument, or the distinct arguments joined when there are several (the
-// layers below do not say which of them failed).
-func naming(args []string) string {
+// naming is how a refusal err of an operation on args (located as paths)
+// names its file: the argument of the path that was refused
+// (session.PathError), else the argument, or the distinct arguments joined
+// when there are several.
+func naming(args []string, paths []repo.Path, err error) string {
+	if pe, ok := errors.AsType[*session.PathError](err); ok {
+		for i, p := range paths {
+			if p.Rel == pe.Path {
+				return args[i]
+			}
+		}
+	}
 	var distinct []string
 	for _, a := range args {
 		if !slices.Contains(distinct, a) {
@@ -104,6 +118,28 @@ func naming(args []string) string {
 		}
 	}
 	return strings.Join(distinct, ", ")
+}
+
+// refuseLinkDelete refuses to delete the file id when an argument names it
+// through a symlink in its last component (a Delete, or the source of a
+// move): the agent named the link, and deleting the file it points to
+// would remove a file the call never named and leave the link dangling.
+// A symlinked directory on the way is fine: the file there is the one
+// named.
+func (w workspace) refuseLinkDelete(args []string, paths []repo.Path, id string) error {
+	for i, p := range paths {
+		if p.Rel != id {
+			continue
+		}
+		named := args[i]
+		if !filepath.IsAbs(named) {
+			named = filepath.Join(w.e.Root, named)
+		}
+		if fi, err := os.Lstat(named); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%w: %s is a symlink (to %s); %s deletes and moves files, not links, and would remove %s instead: name %s itself if it should go, or remove the link with git rm; nothing was changed", repo.ErrPathRefused, args[i], id, w.tool, id, id)
+		}
+	}
+	return nil
 }
 
 // locateAll locates every path argument and checks that one repository
@@ -127,7 +163,8 @@ func (w workspace) locateAll(args []string) (*Engine, []repo.Path, error) {
 	return owner, paths, nil
 }
 
-// seen is the read-before-edit state of cur (git config edit.requireRead).
+// seen is the read-before-edit state of cur (git config edit.requireRead);
+// SeenNever with the error when the session's record cannot be read.
 func (e *Engine) seen(cur repo.FileState) (dialect.Seen, error) {
 	if !e.RequireRead {
 		return dialect.SeenNotRequired, nil
@@ -139,7 +176,7 @@ func (e *Engine) seen(cur repo.FileState) (dialect.Seen, error) {
 	last, ok, err := e.Session.LastSeen(cur.Path)
 	switch {
 	case err != nil:
-		return 0, err
+		return dialect.SeenNever, err
 	case !ok:
 		return dialect.SeenNever, nil
 	case last != blob:

@@ -75,6 +75,18 @@ func (e *OutsideChangeError) Error() string {
 	return fmt.Sprintf("%s was changed outside git-edit since the session last recorded it", e.Disk.Path)
 }
 
+// PathError refuses one of Apply's paths before any planning: it cannot be
+// read as a file, or it is read-only. Path (as in repo.FileState.Path)
+// says which, so that a caller of an operation on several paths can name
+// it; the text is Err's.
+type PathError struct {
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string { return e.Err.Error() }
+func (e *PathError) Unwrap() error { return e.Err }
+
 // Outcome is what Apply did.
 type Outcome struct {
 	// Commit is the operation's commit; zero when the plan changed no byte
@@ -256,13 +268,13 @@ func (s *Session) begin(paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
 		}
 		f, err := repo.ReadWorkFile(p, s.MaxFileSize)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, &PathError{Path: p.Rel, Err: err}
 		}
 		if f.Exists {
 			// Refused before any planning: every path given to Apply is one
 			// the operation may write.
 			if err := f.CheckWritable(); err != nil {
-				return nil, nil, err
+				return nil, nil, &PathError{Path: p.Rel, Err: err}
 			}
 			f.Blob = repo.BlobHash(f.Content)
 		}

@@ -34,23 +34,33 @@ func (t tolerance) key(line string) string {
 }
 
 // fileLines are a file's lines (without line endings) and, computed when
-// first needed, their keys at each tolerance, so that locating many hunks
-// in a large file keys each line once per tolerance.
+// first needed, their keys at each tolerance as small integers (equal keys,
+// equal numbers), so that locating many hunks in a large file keys each
+// line once per tolerance, and a hunk is located by comparing numbers.
 type fileLines struct {
 	lines []string
-	keys  [len(ladder)][]string
+	ids   [len(ladder)][]int
+	dict  [len(ladder)]map[string]int
 }
 
-// keyed returns the lines' keys at tolerance t.
-func (f *fileLines) keyed(t tolerance) []string {
-	if f.keys[t] == nil {
-		k := make([]string, len(f.lines))
+// interned returns the lines' keys at tolerance t as numbers, and the
+// number of each key.
+func (f *fileLines) interned(t tolerance) ([]int, map[string]int) {
+	if f.dict[t] == nil {
+		dict := map[string]int{}
+		ids := make([]int, len(f.lines))
 		for i, l := range f.lines {
-			k[i] = t.key(l)
+			k := t.key(l)
+			id, ok := dict[k]
+			if !ok {
+				id = len(dict)
+				dict[k] = id
+			}
+			ids[i] = id
 		}
-		f.keys[t] = k
+		f.ids[t], f.dict[t] = ids, dict
 	}
-	return f.keys[t]
+	return f.ids[t], f.dict[t]
 }
 
 // seek returns the 0-based index of the first place, at or after start,
@@ -59,6 +69,10 @@ func (f *fileLines) keyed(t tolerance) []string {
 // as Codex does, so an exact match anywhere wins over a tolerant one
 // earlier. With atEnd the only place tried is the end of the file ("***
 // End of File"). An empty pattern matches at start.
+//
+// Each tolerance costs time linear in the lines searched plus the
+// pattern's (Codex compares the pattern at every place: a hunk of m lines
+// in a file of n costs n×m, hours for a large patch under the edit lock).
 func (f *fileLines) seek(pattern []string, start int, atEnd bool) (int, bool) {
 	if len(pattern) == 0 {
 		return start, true
@@ -70,23 +84,57 @@ func (f *fileLines) seek(pattern []string, start int, atEnd bool) (int, bool) {
 	if atEnd {
 		start = last
 	}
-	want := make([]string, len(pattern))
+	start = max(start, 0)
+	if start > last {
+		return 0, false
+	}
+	want := make([]int, len(pattern))
+rungs:
 	for _, t := range ladder {
-		lines := f.keyed(t)
+		ids, dict := f.interned(t)
 		for j, p := range pattern {
-			want[j] = t.key(p)
-		}
-	next:
-		for i := max(start, 0); i <= last; i++ {
-			for j, w := range want {
-				if lines[i+j] != w {
-					continue next
-				}
+			id, ok := dict[t.key(p)]
+			if !ok {
+				continue rungs // a line the file does not have at t
 			}
-			return i, true
+			want[j] = id
+		}
+		if i := indexInts(ids[start:], want); i >= 0 {
+			return start + i, true
 		}
 	}
 	return 0, false
+}
+
+// indexInts returns the index of the first occurrence of pattern (not
+// empty) in s, or -1, in time linear in len(s)+len(pattern)
+// (Knuth–Morris–Pratt; the standard library searches only bytes and
+// strings).
+func indexInts(s, pattern []int) int {
+	// border[i] is the length of the longest proper prefix of
+	// pattern[:i+1] that is also its suffix.
+	border := make([]int, len(pattern))
+	for i, k := 1, 0; i < len(pattern); i++ {
+		for k > 0 && pattern[i] != pattern[k] {
+			k = border[k-1]
+		}
+		if pattern[i] == pattern[k] {
+			k++
+		}
+		border[i] = k
+	}
+	for i, k := 0, 0; i < len(s); i++ {
+		for k > 0 && s[i] != pattern[k] {
+			k = border[k-1]
+		}
+		if s[i] == pattern[k] {
+			k++
+		}
+		if k == len(pattern) {
+			return i - k + 1
+		}
+	}
+	return -1
 }
 
 // asciiPunctuation maps the typographic characters Codex reads as ASCII:

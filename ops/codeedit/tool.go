@@ -68,6 +68,9 @@ type Outcome struct {
 	FilePath string `json:"file_path"`
 	Success  bool   `json:"success"`
 	Message  string `json:"message"`
+	// untried: the edit was not tried (another edit's path was refused),
+	// so it is neither applied nor counted as failed.
+	untried bool
 }
 
 // editsFailed carries the per-edit outcomes of a refused call out of the
@@ -92,6 +95,11 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 		}
 	}
 	if refused {
+		for i := range results {
+			if results[i].Message == "" {
+				results[i].Message, results[i].untried = "not tried, because the path of another edit of this call was refused", true
+			}
+		}
 		return refusedResults(results)
 	}
 	out, err := ws.Change(ctx, dialect.ChangeRequest{
@@ -165,10 +173,13 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 
 // refusedResults is a call in which at least one edit failed: nothing was
 // written. Edits that would have applied say so, so the agent resends them
-// unchanged with the failing ones fixed.
+// unchanged with the failing ones fixed; edits not tried say so too.
 func refusedResults(results []Outcome) dialect.Result {
 	var failing []string
 	for i := range results {
+		if results[i].untried {
+			continue
+		}
 		if results[i].Success {
 			results[i].Success = false
 			results[i].Message = "not applied, because another edit of this call failed (it would apply as it is: " + results[i].Message + ")"

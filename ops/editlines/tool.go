@@ -71,7 +71,9 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 			if !cur.Exists {
 				return dialect.Plan{}, fmt.Errorf("%w: %s", dialect.ErrFileNotFound, args.Path)
 			}
-			if err := dialect.CheckText(args.Path, cur.Content); err != nil {
+			// An edit names a binary file by its path in the repository,
+			// as its refusal always has (a view or read names it as given).
+			if err := dialect.CheckText(cur.ID, cur.Content); err != nil {
 				return dialect.Plan{}, err
 			}
 			abs = cur.Abs

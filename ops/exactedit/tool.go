@@ -138,8 +138,13 @@ func exactEdit(ctx context.Context, ws dialect.Workspace, tool, arg string, plan
 			if !cur.Exists {
 				return dialect.Plan{}, FileNotFound(arg)
 			}
-			if err := dialect.CheckText(arg, cur.Content); err != nil {
+			// An edit names a binary file by its path in the repository,
+			// as its refusal always has (a view or read names it as given).
+			if err := dialect.CheckText(cur.ID, cur.Content); err != nil {
 				return dialect.Plan{}, err
+			}
+			if cur.SeenErr != nil {
+				return dialect.Plan{}, cur.SeenErr
 			}
 			switch cur.Seen {
 			case dialect.SeenNever:

@@ -108,7 +108,9 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 			if !cur.Exists {
 				return dialect.Plan{}, notFound
 			}
-			if err := dialect.CheckText(args.FilePath, cur.Content); err != nil {
+			// An edit names a binary file by its path in the repository,
+			// as its refusal always has (a view or read names it as given).
+			if err := dialect.CheckText(cur.ID, cur.Content); err != nil {
 				return dialect.Plan{}, err
 			}
 			planned, err := Plan(args.FilePath, cur.Content, args)

@@ -184,7 +184,9 @@ func editFile(ctx context.Context, ws dialect.Workspace, args Args) (Response, e
 			if !cur.Exists {
 				return dialect.Plan{}, notFound(args.Path)
 			}
-			if err := dialect.CheckText(args.Path, cur.Content); err != nil {
+			// An edit names a binary file by its path in the repository,
+			// as its refusal always has (a view or read names it as given).
+			if err := dialect.CheckText(cur.ID, cur.Content); err != nil {
 				return dialect.Plan{}, err
 			}
 			var pl Planned
