@@ -1,14 +1,14 @@
-package undo_test
+package history_test
 
 import (
 	"context"
 	"errors"
 	"testing"
 
+	"github.com/git-edit/git-edit/history"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/git-edit/git-edit/session"
-	"github.com/git-edit/git-edit/undo"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -46,12 +46,12 @@ func (ss *testSession) commit(content, op string, undoes plumbing.Hash) plumbing
 	return out.Commit
 }
 
-// undo applies undo.PlanPath and returns the target it reverted.
+// undo applies history.PlanUndo and returns the target it reverted.
 func (ss *testSession) undo(depth int) (plumbing.Hash, error) {
 	ss.t.Helper()
-	var target undo.Target
+	var target history.Target
 	out, err := ss.s.Apply(context.Background(), []repo.Path{ss.p}, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
-		pl, tg, err := undo.PlanPath(tx, ss.s, "f.txt", depth, "test.undo")
+		pl, tg, err := history.PlanUndo(tx, ss.s, "f.txt", depth, "test.undo")
 		target = tg
 		return pl, err
 	})
@@ -87,7 +87,7 @@ func TestUndoRedoChainsCancelInStackOrder(t *testing.T) {
 	if got, err := ss.undo(0); err != nil || got != e1 || gittest.ReadFile(t, ss.dir, "f.txt") != "0\n" {
 		t.Fatalf("undo reverted %s (%v), want e1 %s", got, err, e1)
 	}
-	if _, err := ss.undo(0); !errors.Is(err, undo.ErrNothingToUndo) {
+	if _, err := ss.undo(0); !errors.Is(err, history.ErrNothingToUndo) {
 		t.Fatalf("err = %v, want ErrNothingToUndo", err)
 	}
 	// Every undo commit names what it reverts.
@@ -110,7 +110,7 @@ func TestUndoDepthCountsEveryEdit(t *testing.T) {
 		}
 	}
 	tip := gittest.Rev(t, ss.dir, "refs/edits/u")
-	if _, err := ss.undo(3); !errors.Is(err, undo.ErrDepth) {
+	if _, err := ss.undo(3); !errors.Is(err, history.ErrUndoDepth) {
 		t.Fatalf("4th undo with depth 3: err = %v", err)
 	}
 	if gittest.Rev(t, ss.dir, "refs/edits/u") != tip || gittest.ReadFile(t, ss.dir, "f.txt") != "1\n" {
