@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/history"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
-	"github.com/git-edit/git-edit/undo"
 )
 
 // While a person keeps swapping a recorded file between a regular file and
@@ -128,7 +128,7 @@ func TestAttackHistoryRacesSymlinkSwap(t *testing.T) {
 	// Refusals of a non-regular file carry the engine's wording.
 	os.Remove(filepath.Join(dir, "app.txt"))
 	os.Symlink("target.txt", filepath.Join(dir, "app.txt"))
-	if _, err := e.Undo(ctx, "app.txt", true); !errors.Is(err, engine.ErrReplaced) || !errors.Is(err, repo.ErrNotRegular) || errors.Is(err, undo.ErrNothingToUndo) {
+	if _, err := e.Undo(ctx, "app.txt", true); !errors.Is(err, engine.ErrReplaced) || !errors.Is(err, repo.ErrNotRegular) || errors.Is(err, history.ErrNothingToUndo) {
 		t.Fatalf("undo of a symlinked app.txt: %v", err)
 	}
 }

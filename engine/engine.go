@@ -13,9 +13,9 @@ import (
 	"sync"
 
 	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/history"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/session"
-	"github.com/git-edit/git-edit/undo"
 )
 
 // MaxArgsBytes bounds a call's JSON arguments; larger ones are refused
@@ -88,10 +88,10 @@ func openIn(r *repo.Repo, root string, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{Root: root, Repo: r, Session: s, opts: opts, nested: map[string]*Engine{}}
-	depth := int64(undo.DefaultDepth)
+	depth := int64(history.DefaultUndoDepth)
 	if opts.UndoDepth != nil {
 		depth = int64(*opts.UndoDepth)
-	} else if depth, err = r.ConfigInt("edit", "undoDepth", undo.DefaultDepth); err != nil {
+	} else if depth, err = r.ConfigInt("edit", "undoDepth", history.DefaultUndoDepth); err != nil {
 		return nil, err
 	}
 	e.UndoDepth = int(min(max(depth, 0), 1<<30))

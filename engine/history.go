@@ -10,23 +10,27 @@ import (
 	"strings"
 
 	"github.com/git-edit/git-edit/diffview"
+	"github.com/git-edit/git-edit/history"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/session"
-	"github.com/git-edit/git-edit/undo"
 	"github.com/go-git/go-git/v5/plumbing"
 )
+
+// The history questions read a session through history.Store; the engine
+// hands them its *session.Session.
+var _ history.Store = (*session.Session)(nil)
 
 // Reverted is what Undo, Redo and Rollback did.
 type Reverted struct {
 	session.Outcome
 	// Target is the commit reverted (undo, redo) or returned to (rollback
 	// --to); zero for a rollback to the start of the session.
-	Target undo.Target
+	Target history.Target
 	// Paths are the paths the operation was about.
 	Paths []string
 	// Discarded lists the person's work a forced rollback removed from the
 	// worktree (it stays in history); empty otherwise.
-	Discarded []undo.Discard
+	Discarded []history.Discard
 }
 
 // PathChange is what an undo, redo or rollback did to one of its paths.
@@ -93,9 +97,9 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 			var pl session.Plan
 			var err error
 			if redo {
-				pl, res.Target, err = undo.PlanRedoPath(tx, e.Session, p.Rel, tool)
+				pl, res.Target, err = history.PlanRedo(tx, e.Session, p.Rel, tool)
 			} else {
-				pl, res.Target, err = undo.PlanPath(tx, e.Session, p.Rel, e.UndoDepth, tool)
+				pl, res.Target, err = history.PlanUndo(tx, e.Session, p.Rel, e.UndoDepth, tool)
 			}
 			return pl, err
 		})
@@ -105,7 +109,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 	if err != nil {
 		return res, err
 	}
-	if res.Target, res.Paths, err = undo.Latest(e.Session, tip, redo, e.UndoDepth); err != nil {
+	if res.Target, res.Paths, err = history.Latest(e.Session, tip, redo, e.UndoDepth); err != nil {
 		return res, err
 	}
 	paths, err := e.historyPaths(res.Paths, verb)
@@ -113,7 +117,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 		return res, err
 	}
 	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
-		return undo.PlanCommit(tx, e.Session, tip, res.Target, res.Paths, op, tool)
+		return history.PlanRevert(tx, e.Session, tip, res.Target, res.Paths, op, tool)
 	})
 	return res, e.replaced(verb, paths, err)
 }
@@ -139,8 +143,8 @@ func (e *Engine) locateRecorded(arg string) (*Engine, repo.Path, error) {
 // Rollback returns every path the session touched to its state before the
 // session, or (to given) right after that edit: files the session created
 // are removed, files it deleted come back. Without force it refuses, with
-// *undo.PersonsWorkError, when that would remove the person's work (see
-// undo.PlanRollback), and as Undo does for paths changed on disk; with
+// *history.PersonsWorkError, when that would remove the person's work (see
+// history.PlanRollback), and as Undo does for paths changed on disk; with
 // force it proceeds, and Reverted.Discarded lists what it discarded (which
 // stays in history). A recorded path that is no longer a regular file is
 // refused naming what it now is (ErrReplaced); a symlink is never followed.
@@ -151,17 +155,17 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 		return res, err
 	}
 	if tip.IsZero() {
-		return res, fmt.Errorf("%w: session %q has no edits to roll back", undo.ErrNothingToUndo, e.Session.Name)
+		return res, fmt.Errorf("%w: session %q has no edits to roll back", history.ErrNothingToUndo, e.Session.Name)
 	}
 	var toHash plumbing.Hash
 	if to != "" {
-		c, err := undo.Resolve(e.Session, tip, to)
+		c, err := history.Resolve(e.Session, tip, to)
 		if err != nil {
 			return res, err
 		}
-		toHash, res.Target = c.Hash, undo.Target{Commit: c.Hash, Meta: c.Meta}
+		toHash, res.Target = c.Hash, history.Target{Commit: c.Hash, Meta: c.Meta}
 	}
-	rb, err := undo.PrepareRollback(e.Session, tip, toHash)
+	rb, err := history.PrepareRollback(e.Session, tip, toHash)
 	if err != nil {
 		return res, err
 	}
@@ -173,7 +177,7 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 		return res, err
 	}
 	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
-		pl, discards, err := undo.PlanRollback(tx, e.Session, rb, force, "git-edit rollback")
+		pl, discards, err := history.PlanRollback(tx, e.Session, rb, force, "git-edit rollback")
 		res.Discarded = discards
 		return pl, err
 	})
@@ -182,7 +186,7 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 		return res, e.replaced("rollback", paths, err)
 	}
 	for i, d := range res.Discarded {
-		if d.Kind == undo.DiscardDisk {
+		if d.Kind == history.DiscardDisk {
 			res.Discarded[i].Commit = res.Sync
 		}
 	}

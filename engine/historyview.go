@@ -9,9 +9,9 @@ import (
 
 	"github.com/git-edit/git-edit/dialect"
 	"github.com/git-edit/git-edit/diffview"
+	"github.com/git-edit/git-edit/history"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/session"
-	"github.com/git-edit/git-edit/undo"
 )
 
 // LogEntry is one session commit as `log --json`, `show --json` and the
@@ -70,7 +70,7 @@ func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
 		if err != nil {
 			return nil, err
 		}
-		commits, err := undo.Log(s, tip, n, rels)
+		commits, err := history.Log(s, tip, n, rels)
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +91,7 @@ func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
 	return entries, nil
 }
 
-// Show finds the commit name refers to (see undo.Resolve) in the session,
+// Show finds the commit name refers to (see history.Resolve) in the session,
 // or, unless onlySession, in any session, and returns it with its full
 // message and unified diff.
 func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
@@ -104,7 +104,7 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 		sessions = append(sessions, all...)
 	}
 	var found *session.Session
-	var commit undo.Commit
+	var commit history.Commit
 	var firstErr, tipErr error
 	for _, s := range sessions {
 		tip, err := s.Tip()
@@ -114,7 +114,7 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 		if err != nil || tip.IsZero() {
 			continue
 		}
-		c, err := undo.Resolve(s, tip, name)
+		c, err := history.Resolve(s, tip, name)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -122,7 +122,7 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 			continue
 		}
 		if found != nil && found.Name != s.Name && c.Hash != commit.Hash {
-			return LogEntry{}, fmt.Errorf("%w %q: it names commits in sessions %q and %q; name the session", undo.ErrUnknownEdit, name, found.Name, s.Name)
+			return LogEntry{}, fmt.Errorf("%w %q: it names commits in sessions %q and %q; name the session", history.ErrUnknownEdit, name, found.Name, s.Name)
 		}
 		found, commit = s, c
 	}
@@ -131,7 +131,7 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 			firstErr = tipErr
 		}
 		if firstErr == nil {
-			firstErr = fmt.Errorf("%w %q: there are no sessions in this repository", undo.ErrUnknownEdit, name)
+			firstErr = fmt.Errorf("%w %q: there are no sessions in this repository", history.ErrUnknownEdit, name)
 		}
 		return LogEntry{}, firstErr
 	}
@@ -171,7 +171,7 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	touched, first, err := undo.Touched(e.Session, tip)
+	touched, first, err := history.Touched(e.Session, tip)
 	if err != nil {
 		return "", err
 	}
@@ -181,7 +181,7 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 		if len(only) > 0 && !only[p] {
 			continue
 		}
-		before, err := undo.BeforeSession(e.Session, first[p], p)
+		before, err := history.BeforeSession(e.Session, first[p], p)
 		if err != nil {
 			return "", err
 		}
@@ -196,7 +196,7 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 
 // describe turns a commit into a log entry, counting the lines it added
 // and removed in each path.
-func describe(s *session.Session, c undo.Commit) (LogEntry, error) {
+func describe(s *session.Session, c history.Commit) (LogEntry, error) {
 	en := LogEntry{Commit: c.Hash.String(), Session: s.Name, Op: c.Meta.Op, Tool: c.Meta.Tool, Paths: c.Meta.Paths,
 		Time: LogTime{c.Time}, Subject: c.Subject, RollbackTo: c.Meta.RollbackTo}
 	if !c.Meta.Undoes.IsZero() {
@@ -214,7 +214,7 @@ func describe(s *session.Session, c undo.Commit) (LogEntry, error) {
 }
 
 // around is path before and after commit c.
-func around(r *repo.Repo, c undo.Commit, path string) (before, after repo.FileState, err error) {
+func around(r *repo.Repo, c history.Commit, path string) (before, after repo.FileState, err error) {
 	if before, err = r.FileAt(c.Parent, path); err != nil {
 		return
 	}

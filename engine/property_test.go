@@ -105,10 +105,13 @@ type propSession struct {
 	seen  map[string]string // what the session last saw of a path (Read, view, its own writes)
 	depth int               // edit.undoDepth
 
-	commits    []*propCommit
-	firstTouch map[string]int    // path → index of the first commit touching it
-	firstState map[string]string // path → its state before the session touched it
-	recAt      []map[string]string
+	commits []*propCommit
+	// undoable and redoable are, per path, what undo and redo may revert
+	// (see track).
+	undoable, redoable map[string][]*propCommit
+	firstTouch         map[string]int    // path → index of the first commit touching it
+	firstState         map[string]string // path → its state before the session touched it
+	recAt              []map[string]string
 }
 
 type propAgain struct{ kind, path string }
@@ -123,6 +126,7 @@ type propCommit struct {
 	// rollbackTo is, for a rollback, the index of the commit it returned
 	// to (-1: the start of the session).
 	rollbackTo int
+	seq        int // its index in propSession.commits
 }
 
 const propDepth = 2
@@ -161,7 +165,7 @@ func newPropSession(t *testing.T, seed uint64) *propSession {
 		opts:  engine.Options{Root: dir, Session: "s"},
 		start: gittest.Snapshot(t, dir), counts: map[string]int{},
 		head: map[string]string{}, rec: map[string]string{}, seen: map[string]string{},
-		depth: propDepth, firstTouch: map[string]int{}, firstState: map[string]string{},
+		depth: propDepth, undoable: map[string][]*propCommit{}, redoable: map[string][]*propCommit{}, firstTouch: map[string]int{}, firstState: map[string]string{},
 	}
 	for _, p := range strings.Fields(gittest.Git(t, dir, "ls-tree", "-r", "--name-only", "HEAD")) {
 		s.head[p] = gittest.Git(t, dir, "cat-file", "blob", "HEAD:"+p)
@@ -820,7 +824,7 @@ func (s *propSession) recordSuccess(what string, given []string, before, after m
 		s.fatalf("%s recorded Edit-Undoes %s, the model expects %s", what, got[len(got)-1].undoes, target.hash)
 	}
 	for _, c := range got {
-		mc := &propCommit{hash: c.hash, op: c.op, paths: c.paths, before: map[string]string{}, undoes: c.undoes}
+		mc := &propCommit{hash: c.hash, op: c.op, paths: c.paths, before: map[string]string{}, undoes: c.undoes, seq: len(s.commits)}
 		for _, p := range c.paths {
 			mc.before[p] = s.recOf(p)
 			if _, ok := s.firstTouch[p]; !ok {
@@ -835,6 +839,7 @@ func (s *propSession) recordSuccess(what string, given []string, before, after m
 			} else {
 				s.rec[p] = state(after, p)
 			}
+			s.track(mc, p, target)
 		}
 		s.commits = append(s.commits, mc)
 		s.recAt = append(s.recAt, maps.Clone(s.rec))
@@ -867,102 +872,133 @@ var (
 	errPropPersonsWork = errors.New("rollback would discard your work")
 )
 
-// chain lists the commits that touched p, oldest first.
-func (s *propSession) chain(p string) []*propCommit {
-	var list []*propCommit
-	for _, c := range s.commits {
-		if slices.Contains(c.paths, p) {
-			list = append(list, c)
+// The model of what undo and redo pick is two stacks per path, built from
+// the operations the test made (not by walking the session's history, so
+// that it shares no code or shape with the history package): undoable[p]
+// holds the changes of p an undo may revert, oldest first, with a person's
+// change (a sync commit) as a wall undo does not pass; redoable[p] holds
+// the undos of p a redo may re-apply. An edit or rollback of p is pushed
+// on undoable and empties redoable (redoing would overwrite it); an undo
+// moves its target off undoable and pushes itself on redoable; a redo moves
+// its target off redoable and pushes itself on undoable, so it can be
+// undone like an edit; a sync is pushed on undoable as a wall and empties
+// redoable.
+func (s *propSession) track(c *propCommit, p string, target *propCommit) {
+	switch c.op {
+	case "undo":
+		if !slices.Contains(s.undoable[p], target) {
+			s.fatalf("undo %s reverted %s, which the model has not on %s's undo stack", c.hash, target.hash, p)
 		}
+		s.undoable[p] = slices.DeleteFunc(s.undoable[p], func(x *propCommit) bool { return x == target })
+		s.redoable[p] = append(s.redoable[p], c)
+	case "redo":
+		// A sync recorded by the same operation already emptied it.
+		s.redoable[p] = slices.DeleteFunc(s.redoable[p], func(x *propCommit) bool { return x == target })
+		s.undoable[p] = append(s.undoable[p], c)
+	default: // edit, rollback, sync
+		s.undoable[p] = append(s.undoable[p], c)
+		s.redoable[p] = nil
 	}
-	return list
 }
 
-// findTarget is the last edit of p still in effect: newest first, each undo
-// cancels the next change below it; a sync stops the walk; only the last
-// depth edits (undone or not) are reachable.
-func (s *propSession) findTarget(p string) (*propCommit, error) {
-	cancelled, edits := 0, 0
-	chain := s.chain(p)
-	for i := len(chain) - 1; i >= 0; i-- {
-		c := chain[i]
-		switch c.op {
-		case "undo":
-			cancelled++
-		case "sync":
-			return nil, errPropOutside
-		default:
-			if c.op == "edit" {
-				edits++
-			}
-			if s.depth > 0 && edits > s.depth {
-				return nil, errPropDepth
-			}
-			if cancelled == 0 {
-				return c, nil
-			}
-			cancelled--
+// undoTarget is what an undo of p reverts: the top of p's undo stack;
+// nothing when it is empty, and a refusal when the top is a person's
+// change. README: "The last edit.undoDepth edits of a file can be undone
+// ... Every edit counts, undone or not": when more than depth edits of p
+// were made since that answer (the target itself included; all since the
+// wall or the session's start when there is no target), undo refuses with
+// the depth error instead.
+func (s *propSession) undoTarget(p string) (*propCommit, error) {
+	var top *propCommit
+	if n := len(s.undoable[p]); n > 0 {
+		top = s.undoable[p][n-1]
+	}
+	since := 0 // the first commit whose edits count
+	if top != nil {
+		since = top.seq
+		if top.op == "sync" {
+			since++
 		}
+	}
+	edits := 0
+	for _, c := range s.commits[since:] {
+		if c.op == "edit" && slices.Contains(c.paths, p) {
+			edits++
+		}
+	}
+	switch {
+	case s.depth > 0 && edits > s.depth:
+		return nil, errPropDepth
+	case top == nil:
+		return nil, errPropNothing
+	case top.op == "sync":
+		return nil, errPropOutside
+	}
+	return top, nil
+}
+
+// redoTarget is what a redo of p re-applies: the top of p's redo stack.
+func (s *propSession) redoTarget(p string) (*propCommit, error) {
+	if n := len(s.redoable[p]); n > 0 {
+		return s.redoable[p][n-1], nil
 	}
 	return nil, errPropNothing
 }
 
-// findRedo is the last undo of p not yet redone, if nothing else changed p
-// since.
-func (s *propSession) findRedo(p string) (*propCommit, error) {
-	cancelled := 0
-	chain := s.chain(p)
-	for i := len(chain) - 1; i >= 0; i-- {
-		c := chain[i]
-		switch c.op {
-		case "redo":
-			cancelled++
-		case "undo":
-			if cancelled == 0 {
-				return c, nil
-			}
-			cancelled--
-		default:
-			return nil, errPropNothing
-		}
-	}
-	return nil, errPropNothing
-}
-
-// latest is what undo or redo without a path reverts: the newest commit that
-// is the target of at least one of its paths, for those paths.
+// latest is what undo or redo without a path reverts: of every path's
+// answer, the newest commit, for each path whose answer it is. A path
+// whose undo must refuse (depth, a person's change) refuses it instead
+// when a change of that path newer than that commit could still be in
+// effect (the newest edit, redo or rollback of it).
 func (s *propSession) latest(redo bool) (*propCommit, []string, error) {
-	for i := len(s.commits) - 1; i >= 0; i-- {
-		c := s.commits[i]
-		candidate := c.op != "undo" && c.op != "sync"
-		if redo {
-			candidate = c.op == "undo"
-		}
-		if !candidate {
-			continue
-		}
-		var paths []string
-		var firstErr error
-		for _, p := range c.paths {
-			find := s.findTarget
-			if redo {
-				find = s.findRedo
+	find := s.undoTarget
+	if redo {
+		find = s.redoTarget
+	}
+	var best *propCommit
+	var blocked error
+	blockedAt := -1
+	for _, p := range slices.Sorted(maps.Keys(s.firstTouch)) {
+		t, err := find(p)
+		switch {
+		case err == nil:
+			if best == nil || t.seq > best.seq {
+				best = t
 			}
-			t, err := find(p)
-			if err == nil && t == c {
-				paths = append(paths, p)
-			} else if err != nil && firstErr == nil && !errors.Is(err, errPropNothing) {
-				firstErr = err
+		case !errors.Is(err, errPropNothing):
+			if at := s.newestChange(p); at > blockedAt {
+				blocked, blockedAt = err, at
 			}
-		}
-		if len(paths) > 0 {
-			return c, paths, nil
-		}
-		if firstErr != nil {
-			return nil, nil, firstErr
 		}
 	}
-	return nil, nil, errPropNothing
+	bestAt := -1
+	if best != nil {
+		bestAt = best.seq
+	}
+	switch {
+	case blocked != nil && blockedAt > bestAt:
+		return nil, nil, blocked
+	case best == nil:
+		return nil, nil, errPropNothing
+	}
+	var paths []string
+	for _, p := range best.paths {
+		if t, err := find(p); err == nil && t == best {
+			paths = append(paths, p)
+		}
+	}
+	return best, paths, nil
+}
+
+// newestChange is the position of the newest edit, redo or rollback of p
+// (-1: none).
+func (s *propSession) newestChange(p string) int {
+	for i := len(s.commits) - 1; i >= 0; i-- {
+		if c := s.commits[i]; c.op != "undo" && c.op != "sync" && slices.Contains(c.paths, p) {
+			return i
+		}
+	}
+	return -1
 }
 
 // predictRevert is what Undo or Redo of path ("" for the newest) must do:
@@ -977,9 +1013,9 @@ func (s *propSession) predictRevert(path string, force, redo bool) (*propCommit,
 			return nil, nil, errPropOutside
 		}
 		if redo {
-			t, err = s.findRedo(path)
+			t, err = s.redoTarget(path)
 		} else {
-			t, err = s.findTarget(path)
+			t, err = s.undoTarget(path)
 		}
 		return t, paths, err
 	}

@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/history"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/session"
-	"github.com/git-edit/git-edit/undo"
 )
 
 // workspace is the engine's dialect.Workspace for one call of one tool: it
@@ -232,9 +232,9 @@ func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, 
 	if err != nil {
 		return dialect.Undone{}, err
 	}
-	var target undo.Target
+	var target history.Target
 	out, err := e.apply(ctx, []repo.Path{p}, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
-		pl, t, err := undo.PlanPath(tx, e.Session, p.Rel, e.UndoDepth, tool)
+		pl, t, err := history.PlanUndo(tx, e.Session, p.Rel, e.UndoDepth, tool)
 		target = t
 		return pl, err
 	})

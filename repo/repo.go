@@ -7,7 +7,7 @@
 // It never interprets text or history: callers hand it bytes and names and
 // get bytes back. What a session is, how an operation becomes a commit and
 // what its trailers say belong to package session above it; the dialects
-// and the history questions (package undo) sit above that.
+// and the history questions (package history) sit above that.
 package repo
 
 import (

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -58,4 +59,11 @@ func (s *Session) Commits(tip plumbing.Hash) ([]Commit, error) {
 		h = c.Parent
 	}
 	return out, nil
+}
+
+// FileAt returns path as commit h records it: not existing when h is zero
+// (before the first commit of an unborn branch) or has no such path. It
+// fails when h or a blob it names cannot be read.
+func (s *Session) FileAt(h plumbing.Hash, path string) (repo.FileState, error) {
+	return s.Repo.FileAt(h, path)
 }

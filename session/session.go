@@ -79,6 +79,10 @@ func New(r *repo.Repo, name string) (*Session, error) {
 // Ref is the session's ref name.
 func (s *Session) Ref() string { return RefName(s.Name) }
 
+// SessionName is s.Name, as a method so that readers of a session's
+// history can take an interface (history.Store) rather than a *Session.
+func (s *Session) SessionName() string { return s.Name }
+
 // ErrBroken: a session's history names a commit that is not in the
 // repository; see BrokenError.
 var ErrBroken = errors.New("session is broken")

@@ -1,4 +1,4 @@
-package undo
+package history
 
 import (
 	"bytes"
@@ -123,7 +123,7 @@ type Rollback struct {
 // touched returns to: its state right after commit to (to zero: before the
 // session, see BeforeSession). Paths first touched after to go back to
 // their state before the session.
-func PrepareRollback(s *session.Session, tip, to plumbing.Hash) (Rollback, error) {
+func PrepareRollback(s Store, tip, to plumbing.Hash) (Rollback, error) {
 	rb := Rollback{Tip: tip, To: to, after: map[plumbing.Hash]bool{}}
 	all, err := Log(s, tip, 0, nil)
 	if err != nil {
@@ -151,7 +151,7 @@ func PrepareRollback(s *session.Session, tip, to plumbing.Hash) (Rollback, error
 	for _, p := range paths {
 		var f repo.FileState
 		if _, ok := reached[p]; ok {
-			f, err = s.Repo.FileAt(to, p)
+			f, err = s.FileAt(to, p)
 		} else {
 			f, err = BeforeSession(s, first[p], p)
 		}
@@ -173,7 +173,7 @@ func PrepareRollback(s *session.Session, tip, to plumbing.Hash) (Rollback, error
 // force do such paths reach the planner). Without force, any discard
 // refuses with *PersonsWorkError. It refuses with ErrMoved when the session
 // moved since rb.Tip.
-func PlanRollback(tx *session.Tx, s *session.Session, rb Rollback, force bool, tool string) (session.Plan, []Discard, error) {
+func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string) (session.Plan, []Discard, error) {
 	if tx.Tip != rb.Tip {
 		return session.Plan{}, nil, moved(s)
 	}
@@ -210,11 +210,11 @@ func PlanRollback(tx *session.Tx, s *session.Session, rb Rollback, force bool, t
 		}
 		discards = append(discards, syncs...)
 		if tx.Base != rb.Base {
-			head, err := s.Repo.FileAt(tx.Base, f.Path)
+			head, err := s.FileAt(tx.Base, f.Path)
 			if err != nil {
 				return session.Plan{}, nil, err
 			}
-			base, err := s.Repo.FileAt(rb.Base, f.Path)
+			base, err := s.FileAt(rb.Base, f.Path)
 			if err != nil {
 				return session.Plan{}, nil, err
 			}
@@ -227,9 +227,9 @@ func PlanRollback(tx *session.Tx, s *session.Session, rb Rollback, force bool, t
 		}
 	}
 	if len(discards) > 0 && !force {
-		return session.Plan{}, nil, &PersonsWorkError{Session: s.Name, Discards: discards}
+		return session.Plan{}, nil, &PersonsWorkError{Session: s.SessionName(), Discards: discards}
 	}
-	dest, subject := "start", "rollback to the start of session "+s.Name
+	dest, subject := "start", "rollback to the start of session "+s.SessionName()
 	if !rb.To.IsZero() {
 		dest, subject = rb.To.String(), "rollback to "+rb.To.String()[:12]
 	}
@@ -247,21 +247,21 @@ func PlanRollback(tx *session.Tx, s *session.Session, rb Rollback, force bool, t
 // the chain already reverted everything between itself and the commit it
 // returned to, so the walk continues from there (and ends at a rollback to
 // the start).
-func (rb Rollback) syncsReversed(s *session.Session, path string, last plumbing.Hash) ([]Discard, error) {
+func (rb Rollback) syncsReversed(s Store, path string, last plumbing.Hash) ([]Discard, error) {
 	var out []Discard
 	for c := last; !c.IsZero() && rb.after[c]; {
-		commit, err := s.Repo.ReadCommit(c)
+		commit, _, err := s.ReadCommit(c)
 		if err != nil {
 			return nil, err
 		}
-		meta, _ := session.ParseMeta(commit.Message)
+		meta := commit.Meta
 		next := meta.Prev[path]
 		switch meta.Op {
 		case session.OpSync:
 			if next.IsZero() {
 				return out, nil
 			}
-			out = append(out, Discard{Path: path, Kind: DiscardSync, Commit: c, Time: commit.Committer.When})
+			out = append(out, Discard{Path: path, Kind: DiscardSync, Commit: c, Time: commit.Time})
 		case session.OpRollback:
 			if meta.RollbackTo == "start" {
 				return out, nil

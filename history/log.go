@@ -1,4 +1,4 @@
-package undo
+package history
 
 import (
 	"errors"
@@ -14,20 +14,11 @@ import (
 // the session.
 var ErrUnknownEdit = errors.New("no such edit")
 
-// Commit is one session commit and what it says about itself.
-type Commit = session.Commit
-
-// Read reads one commit; ok is false when it is not a commit of session s
-// (see session.Session.ReadCommit).
-func Read(s *session.Session, h plumbing.Hash) (c Commit, ok bool, err error) {
-	return s.ReadCommit(h)
-}
-
 // Log returns the session's commits from tip, newest first, at most n of
 // them (n <= 0: all). With paths, only commits that changed one of them;
 // for a single path it follows that path's Edit-Prev chain, so it reads
 // only the commits that touched it.
-func Log(s *session.Session, tip plumbing.Hash, n int, paths []string) ([]Commit, error) {
+func Log(s Store, tip plumbing.Hash, n int, paths []string) ([]Commit, error) {
 	var out []Commit
 	full := func() bool { return n > 0 && len(out) >= n }
 	if len(paths) == 1 {
@@ -36,7 +27,7 @@ func Log(s *session.Session, tip plumbing.Hash, n int, paths []string) ([]Commit
 			return nil, err
 		}
 		for h := last[paths[0]]; !h.IsZero() && !full(); {
-			c, _, err := Read(s, h)
+			c, _, err := s.ReadCommit(h)
 			if err != nil {
 				return nil, err
 			}
@@ -46,7 +37,7 @@ func Log(s *session.Session, tip plumbing.Hash, n int, paths []string) ([]Commit
 		return out, nil
 	}
 	for h := tip; !h.IsZero() && !full(); {
-		c, ok, err := Read(s, h)
+		c, ok, err := s.ReadCommit(h)
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +63,7 @@ func touchesAny(m session.Meta, paths []string) bool {
 
 // Touched lists every path the session changed up to tip, in the order
 // of their first touch, with the commit that first touched each.
-func Touched(s *session.Session, tip plumbing.Hash) (paths []string, first map[string]Commit, err error) {
+func Touched(s Store, tip plumbing.Hash) (paths []string, first map[string]Commit, err error) {
 	all, err := Log(s, tip, 0, nil)
 	if err != nil {
 		return nil, nil, err
@@ -93,17 +84,17 @@ func Touched(s *session.Session, tip plumbing.Hash) (paths []string, first map[s
 // it: what a sync recorded, if the first touch was one, else the state in
 // the first touch's parent. It is what rollback restores and where diff
 // starts.
-func BeforeSession(s *session.Session, first Commit, path string) (repo.FileState, error) {
+func BeforeSession(s Store, first Commit, path string) (repo.FileState, error) {
 	if first.Meta.Op == session.OpSync {
-		return s.Repo.FileAt(first.Hash, path)
+		return s.FileAt(first.Hash, path)
 	}
-	return s.Repo.FileAt(first.Parent, path)
+	return s.FileAt(first.Parent, path)
 }
 
 // Resolve finds the session commit a name refers to: a full or abbreviated
 // commit id (at least 4 hex digits) of one of the session's commits, or
 // "tip"/the session name for its newest commit, optionally followed by ~N.
-func Resolve(s *session.Session, tip plumbing.Hash, name string) (Commit, error) {
+func Resolve(s Store, tip plumbing.Hash, name string) (Commit, error) {
 	base, back := name, 0
 	if i := strings.LastIndexByte(name, '~'); i >= 0 {
 		if _, err := fmt.Sscanf(name[i+1:], "%d", &back); err != nil || back < 0 {
@@ -112,7 +103,7 @@ func Resolve(s *session.Session, tip plumbing.Hash, name string) (Commit, error)
 		base = name[:i]
 	}
 	if tip.IsZero() {
-		return Commit{}, fmt.Errorf("%w %q: session %q has no commits", ErrUnknownEdit, name, s.Name)
+		return Commit{}, fmt.Errorf("%w %q: session %q has no commits", ErrUnknownEdit, name, s.SessionName())
 	}
 	all, err := Log(s, tip, 0, nil)
 	if err != nil {
@@ -120,23 +111,23 @@ func Resolve(s *session.Session, tip plumbing.Hash, name string) (Commit, error)
 	}
 	at := -1
 	switch {
-	case base == "tip" || base == s.Name || base == s.Ref():
+	case base == "tip" || base == s.SessionName() || base == s.Ref():
 		at = 0
 	case len(base) >= 4 && plumbing.IsHash(base+strings.Repeat("0", 40-min(len(base), 40))):
 		for i, c := range all {
 			if strings.HasPrefix(c.Hash.String(), strings.ToLower(base)) {
 				if at >= 0 {
-					return Commit{}, fmt.Errorf("%w %q: it is ambiguous in session %q; give more digits", ErrUnknownEdit, name, s.Name)
+					return Commit{}, fmt.Errorf("%w %q: it is ambiguous in session %q; give more digits", ErrUnknownEdit, name, s.SessionName())
 				}
 				at = i
 			}
 		}
 	}
 	if at < 0 {
-		return Commit{}, fmt.Errorf("%w %q in session %q; give a commit id from `git edit log --session %s`", ErrUnknownEdit, name, s.Name, s.Name)
+		return Commit{}, fmt.Errorf("%w %q in session %q; give a commit id from `git edit log --session %s`", ErrUnknownEdit, name, s.SessionName(), s.SessionName())
 	}
 	if at+back >= len(all) {
-		return Commit{}, fmt.Errorf("%w %q: session %q has only %d commits before it", ErrUnknownEdit, name, s.Name, len(all)-at-1)
+		return Commit{}, fmt.Errorf("%w %q: session %q has only %d commits before it", ErrUnknownEdit, name, s.SessionName(), len(all)-at-1)
 	}
 	return all[at+back], nil
 }

@@ -1,7 +1,4 @@
-// Package undo answers history questions from the session refs: which edit
-// an undo reverts, and what the file looked like before it. Undo never moves
-// a ref back: it appends a commit that names what it reverses.
-package undo
+package history
 
 import (
 	"errors"
@@ -17,8 +14,8 @@ import (
 var (
 	// ErrNothingToUndo: the session has no edit of the path left in effect.
 	ErrNothingToUndo = errors.New("nothing to undo")
-	// ErrDepth: the edit to undo is further back than edit.undoDepth allows.
-	ErrDepth = errors.New("undo depth reached")
+	// ErrUndoDepth: the edit to undo is further back than edit.undoDepth allows.
+	ErrUndoDepth = errors.New("undo depth reached")
 	// ErrChangedOutside: the path was changed outside git-edit before the
 	// edit that would be undone; undo does not reach past that point.
 	ErrChangedOutside = errors.New("undo stops at a change made outside git-edit")
@@ -28,9 +25,9 @@ var (
 	ErrMoved = errors.New("session moved")
 )
 
-// DefaultDepth is how many edits of one file undo reaches back unless git
+// DefaultUndoDepth is how many edits of one file undo reaches back unless git
 // config edit.undoDepth says otherwise (0 there means unlimited).
-const DefaultDepth = 10
+const DefaultUndoDepth = 10
 
 // Target is the commit an undo of one path reverts.
 type Target struct {
@@ -45,7 +42,7 @@ type Target struct {
 // (the target included); 0 means unlimited. The walk stops, with
 // ErrChangedOutside, at a sync commit: before it lies what the person wrote,
 // which an undo must not overwrite.
-func FindTarget(s *session.Session, tip plumbing.Hash, path string, depth int) (Target, error) {
+func FindTarget(s Store, tip plumbing.Hash, path string, depth int) (Target, error) {
 	var target Target
 	cancelled, edits := 0, 0
 	err := walkChain(s, tip, path, func(c plumbing.Hash, meta session.Meta) (bool, error) {
@@ -61,7 +58,7 @@ func FindTarget(s *session.Session, tip plumbing.Hash, path string, depth int) (
 			}
 			if depth > 0 && edits > depth {
 				return true, fmt.Errorf("%w: the next edit to undo is the %s most recent edit of %s, and edit.undoDepth allows %d; raise it with `git config edit.undoDepth N` (0 = unlimited)",
-					ErrDepth, ordinal(edits), path, depth)
+					ErrUndoDepth, ordinal(edits), path, depth)
 			}
 			if cancelled == 0 {
 				target = Target{Commit: c, Meta: meta}
@@ -72,7 +69,7 @@ func FindTarget(s *session.Session, tip plumbing.Hash, path string, depth int) (
 		return false, nil
 	})
 	if err == nil && target.Commit.IsZero() {
-		err = fmt.Errorf("%w: session %q has no edit of %s left to undo", ErrNothingToUndo, s.Name, path)
+		err = fmt.Errorf("%w: session %q has no edit of %s left to undo", ErrNothingToUndo, s.SessionName(), path)
 	}
 	return target, err
 }
@@ -80,30 +77,30 @@ func FindTarget(s *session.Session, tip plumbing.Hash, path string, depth int) (
 // walkChain visits the commits of session s that changed path, newest
 // first from tip, following Edit-Prev, until visit says done or the
 // session's first touch of path is passed.
-func walkChain(s *session.Session, tip plumbing.Hash, path string, visit func(plumbing.Hash, session.Meta) (done bool, err error)) error {
+func walkChain(s Store, tip plumbing.Hash, path string, visit func(plumbing.Hash, session.Meta) (done bool, err error)) error {
 	last, err := s.LastTouches(tip, []string{path})
 	if err != nil {
 		return err
 	}
 	for c := last[path]; !c.IsZero(); {
-		commit, err := s.Repo.ReadCommit(c)
+		// Edit-Prev names only commits of this session, so ok adds nothing.
+		commit, _, err := s.ReadCommit(c)
 		if err != nil {
 			return err
 		}
-		meta, _ := session.ParseMeta(commit.Message)
-		if done, err := visit(c, meta); done || err != nil {
+		if done, err := visit(c, commit.Meta); done || err != nil {
 			return err
 		}
-		c = meta.Prev[path]
+		c = commit.Meta.Prev[path]
 	}
 	return nil
 }
 
-// PlanPath is the plan, under the session's lock, for undoing the last edit
+// PlanUndo is the plan, under the session's lock, for undoing the last edit
 // of path still in effect: path goes back to its state just before that
 // edit (a file the edit created is removed). tool names the caller for the
 // Edit-Tool trailer.
-func PlanPath(tx *session.Tx, s *session.Session, path string, depth int, tool string) (session.Plan, Target, error) {
+func PlanUndo(tx *session.Tx, s Store, path string, depth int, tool string) (session.Plan, Target, error) {
 	t, err := FindTarget(s, tx.Tip, path, depth)
 	if err != nil {
 		return session.Plan{}, t, err
@@ -117,7 +114,7 @@ func PlanPath(tx *session.Tx, s *session.Session, path string, depth int, tool s
 // first undo not cancelled is the target. An edit (or a change made outside
 // git-edit) since then means there is nothing to redo: redoing would
 // overwrite it.
-func FindRedo(s *session.Session, tip plumbing.Hash, path string) (Target, error) {
+func FindRedo(s Store, tip plumbing.Hash, path string) (Target, error) {
 	var target Target
 	cancelled := 0
 	err := walkChain(s, tip, path, func(c plumbing.Hash, meta session.Meta) (bool, error) {
@@ -136,14 +133,14 @@ func FindRedo(s *session.Session, tip plumbing.Hash, path string) (Target, error
 		return false, nil
 	})
 	if err == nil && target.Commit.IsZero() {
-		err = fmt.Errorf("%w: session %q has no undo of %s to redo", ErrNothingToRedo, s.Name, path)
+		err = fmt.Errorf("%w: session %q has no undo of %s to redo", ErrNothingToRedo, s.SessionName(), path)
 	}
 	return target, err
 }
 
-// PlanRedoPath is the plan for redoing path's last undo: path goes back to
+// PlanRedo is the plan for redoing path's last undo: path goes back to
 // its state just before that undo.
-func PlanRedoPath(tx *session.Tx, s *session.Session, path, tool string) (session.Plan, Target, error) {
+func PlanRedo(tx *session.Tx, s Store, path, tool string) (session.Plan, Target, error) {
 	t, err := FindRedo(s, tx.Tip, path)
 	if err != nil {
 		return session.Plan{}, t, err
@@ -156,9 +153,9 @@ func PlanRedoPath(tx *session.Tx, s *session.Session, path, tool string) (sessio
 // path reverts: walking the session from tip, the newest commit that is the
 // per-path target (FindTarget, FindRedo) of at least one of its paths, and
 // those paths. depth applies as in FindTarget.
-func Latest(s *session.Session, tip plumbing.Hash, redo bool, depth int) (Target, []string, error) {
+func Latest(s Store, tip plumbing.Hash, redo bool, depth int) (Target, []string, error) {
 	for h := tip; !h.IsZero(); {
-		c, ok, err := Read(s, h)
+		c, ok, err := s.ReadCommit(h)
 		if err != nil {
 			return Target{}, nil, err
 		}
@@ -195,16 +192,16 @@ func Latest(s *session.Session, tip plumbing.Hash, redo bool, depth int) (Target
 		h = c.Parent
 	}
 	if redo {
-		return Target{}, nil, fmt.Errorf("%w: session %q has no undo left to redo", ErrNothingToRedo, s.Name)
+		return Target{}, nil, fmt.Errorf("%w: session %q has no undo left to redo", ErrNothingToRedo, s.SessionName())
 	}
-	return Target{}, nil, fmt.Errorf("%w: session %q has no edit left to undo", ErrNothingToUndo, s.Name)
+	return Target{}, nil, fmt.Errorf("%w: session %q has no edit left to undo", ErrNothingToUndo, s.SessionName())
 }
 
-// PlanCommit is the plan that reverts target for the given paths (each
+// PlanRevert is the plan that reverts target for the given paths (each
 // goes back to its state in target's parent), recorded as op (OpUndo or
 // OpRedo) naming target in Edit-Undoes. It refuses, with ErrMoved, when the
 // session moved since tip, on which the target was chosen.
-func PlanCommit(tx *session.Tx, s *session.Session, tip plumbing.Hash, t Target, paths []string, op, tool string) (session.Plan, error) {
+func PlanRevert(tx *session.Tx, s Store, tip plumbing.Hash, t Target, paths []string, op, tool string) (session.Plan, error) {
 	if tx.Tip != tip {
 		return session.Plan{}, moved(s)
 	}
@@ -213,18 +210,14 @@ func PlanCommit(tx *session.Tx, s *session.Session, tip plumbing.Hash, t Target,
 
 // revert builds the plan putting paths back as they were just before
 // target.
-func revert(s *session.Session, t Target, paths []string, op, tool string) (session.Plan, error) {
-	commit, err := s.Repo.ReadCommit(t.Commit)
+func revert(s Store, t Target, paths []string, op, tool string) (session.Plan, error) {
+	commit, _, err := s.ReadCommit(t.Commit)
 	if err != nil {
 		return session.Plan{}, err
 	}
-	var parent plumbing.Hash
-	if len(commit.ParentHashes) > 0 {
-		parent = commit.ParentHashes[0]
-	}
 	var changes []session.Change
 	for _, p := range paths {
-		before, err := s.Repo.FileAt(parent, p)
+		before, err := s.FileAt(commit.Parent, p)
 		if err != nil {
 			return session.Plan{}, err
 		}
@@ -241,8 +234,8 @@ func revert(s *session.Session, t Target, paths []string, op, tool string) (sess
 	}, nil
 }
 
-func moved(s *session.Session) error {
-	return fmt.Errorf("%w: another process recorded an edit in session %q meanwhile; run the command again", ErrMoved, s.Name)
+func moved(s Store) error {
+	return fmt.Errorf("%w: another process recorded an edit in session %q meanwhile; run the command again", ErrMoved, s.SessionName())
 }
 
 // what names a commit's change for messages: its tool, else its op.

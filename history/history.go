@@ -1,0 +1,40 @@
+// Package history answers questions asked of a session's ref: which edit an
+// undo or redo reverts and what it puts back, what a rollback returns to
+// and whose work it would discard, which commits a log shows, and which
+// commit a name refers to. It never moves a ref back: undo, redo and
+// rollback are plans for new commits that name what they reverse.
+//
+// It reads a session through Store, the few things it needs, so that its
+// rules depend on nothing else of the session layer.
+package history
+
+import (
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/session"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Store is what the history questions read of one session: its commits,
+// the files they record, and its name for messages. *session.Session is
+// the implementation.
+type Store interface {
+	// SessionName is the session's name, as messages show it.
+	SessionName() string
+	// Ref is the session's ref, refs/edits/<name>.
+	Ref() string
+	// ReadCommit reads commit h. ok is false when h is a commit but not
+	// one of this session (the commit a session started from). A commit
+	// the repository does not have fails with a *session.BrokenError.
+	ReadCommit(h plumbing.Hash) (c Commit, ok bool, err error)
+	// LastTouches maps each of paths to the newest commit of the session,
+	// from tip back along first parents, that changed it; paths the
+	// session never changed up to tip are absent. A missing commit fails
+	// with a *session.BrokenError.
+	LastTouches(tip plumbing.Hash, paths []string) (map[string]plumbing.Hash, error)
+	// FileAt is path as commit h records it; it does not exist when h is
+	// zero or has no such path. It fails when h or its blob cannot be read.
+	FileAt(h plumbing.Hash, path string) (repo.FileState, error)
+}
+
+// Commit is one session commit and what it says about itself.
+type Commit = session.Commit
