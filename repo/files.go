@@ -207,9 +207,12 @@ func changedError(rel, how string) error {
 // it in between: its file is swapped back, nothing of ours stays, and the
 // error wraps ErrFileChanged. What remains is a program that keeps the file
 // open and writes to it after that last check: its writes go to the
-// replaced copy. replaced reports whether the file at p is ours on return
-// (true with an error only when a later step such as the directory fsync
-// failed).
+// replaced copy. A file without write permission for its owner is refused
+// (ErrReadOnly), even as root. replaced reports whether the file at p is
+// ours on return (true with an error only when a later step such as the
+// directory fsync failed). The caller must hold the edit lock (Repo.Lock):
+// temporary files of p's name found beside it are taken for a dead
+// writer's and removed.
 func ReplaceFile(p Path, content []byte, mode filemode.FileMode, expect FileState) (replaced bool, err error) {
 	return writeFile(p, FileState{Content: content, Mode: mode}, expect, false)
 }
@@ -401,8 +404,10 @@ func newFileAttrs(cur fileInfo, exists bool, want FileState) (perm fs.FileMode, 
 // checked, still holding those bytes, before it is unlinked; otherwise it
 // is moved back and the error wraps ErrFileChanged (or ErrRestoreFailed
 // when moving it back failed, naming where its bytes are kept). A file
-// already gone, as expected, is not an error. removed reports whether the
-// file is gone on return.
+// without write permission for its owner is refused (ErrReadOnly), as
+// ReplaceFile refuses it. A file already gone, as expected, is not an
+// error. removed reports whether the file is gone on return. The caller
+// must hold the edit lock (Repo.Lock), as for ReplaceFile.
 func RemoveFile(p Path, expect FileState) (removed bool, err error) {
 	return removeFile(p, expect, false)
 }
@@ -412,7 +417,8 @@ func RemoveFile(p Path, expect FileState) (removed bool, err error) {
 // there: the file must still hold written, checked as ReplaceFile checks,
 // so that bytes another program wrote since are never overwritten. A file
 // put back gets its permission bits and owner again. It has no pause
-// points and puts nothing back of its own.
+// points and puts nothing back of its own. The caller must hold the edit
+// lock, as for ReplaceFile.
 func RestoreFile(p Path, before, written FileState) error {
 	var err error
 	if before.Exists {
@@ -460,6 +466,13 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	checked, err := fstat(old)
 	if err != nil {
 		return false, fmt.Errorf("inspect %s: %w", p.Rel, err)
+	}
+	if !restoring && checked.mode.Perm()&0o200 == 0 {
+		// Refused as writeFile refuses it: the file may have been made
+		// read-only since it was read, and the kernel would not stop an
+		// unlink. (A file put back is removed whatever its bits: it is the
+		// one this operation created, with the umask's bits.)
+		return false, readOnlyError(p.Rel)
 	}
 	aside := tempName(name)
 	if err := renameNoReplace(d, name, aside); err != nil {

@@ -9,7 +9,7 @@
 //
 // It never interprets the text of a file: the dialects (package ops, run
 // by package engine) plan the changes, and the history questions (package
-// undo) read the commits it writes.
+// history) read the commits it writes.
 package session
 
 import (
