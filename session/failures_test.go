@@ -44,6 +44,9 @@ func TestAttackFileMadeReadOnlyMidOperationIsKept(t *testing.T) {
 			if refs := gittest.Git(t, dir, "for-each-ref", "refs/edits/"); refs != "" {
 				t.Fatalf("a refused %s moved a ref: %s", name, refs)
 			}
+			if packs := packFiles(t, dir); len(packs) != 0 {
+				t.Fatalf("a refused %s left its pack: %v", name, packs)
+			}
 		})
 	}
 }
@@ -92,4 +95,18 @@ func TestApplyDoesNotStartOverAfterAFailedRestore(t *testing.T) {
 	if st := gittest.Status(t, dir); st != " M a.txt\n M b.txt\n" {
 		t.Fatalf("status %q: something besides the two files was left", st)
 	}
+	if packs := packFiles(t, dir); len(packs) != 0 {
+		t.Fatalf("a failed operation left its pack: %v", packs)
+	}
+}
+
+// packFiles lists the pack directory's files (the test repositories start
+// with loose objects only, so an operation that failed must leave none).
+func packFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
