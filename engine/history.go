@@ -70,7 +70,7 @@ func (r Reverted) Changes() []PathChange {
 // changed on disk since the session last recorded them are refused with
 // *session.OutsideChangeError unless force, which records them as a sync
 // commit first. Nothing to undo, depth reached, and an undo that would
-// cross a change made outside git-edit are refused (undo's sentinels).
+// cross a change made outside git-edit are refused (history's sentinels).
 func (e *Engine) Undo(ctx context.Context, path string, force bool) (Reverted, error) {
 	return e.revert(ctx, path, force, false)
 }

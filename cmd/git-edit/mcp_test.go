@@ -181,7 +181,6 @@ func TestMCPCallsEveryTool(t *testing.T) {
 	gittest.Fsck(t, dir)
 }
 
-// 20 calls at once on one file: none lost, 20 commits.
 // Every tool of the registry, derived from it: a writing tool's own write
 // call (Tool.WriteCall) changes its file and records one commit by that
 // tool; a read-only tool's call records nothing; an unknown field is
@@ -219,6 +218,7 @@ func TestMCPCallsEveryRegisteredTool(t *testing.T) {
 	gittest.Fsck(t, dir)
 }
 
+// 20 calls at once on one file: none lost, 20 commits.
 func TestMCPConcurrentCallsLoseNothing(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"log.txt": "start\n"})
 	cs := connect(t, dir, "s", nil, nil)
