@@ -373,13 +373,19 @@ func replaceAndPutBack(d *workDir, p Path, tmp, name string, old *os.File, want,
 // maxPutBack bounds what replaceAndPutBack reads back.
 const maxPutBack = 1 << 30
 
-// newFileAttrs decides the temporary file's permission bits and owner: an
-// existing file's bits (executable bits set where readable, or cleared, to
-// match want.Mode; bits already set are kept as they are) and owner; for a
-// file put back, the bits and owner it had; else 0666 or 0777 less the
-// umask. setPerm says whether the bits must be set past the umask.
+// newFileAttrs decides the temporary file's permission bits and owner: for
+// a file put back as it was read from disk (want.perm set), the bits it
+// had, with the existing file's owner or, when created anew, its own; for
+// other content, an existing file's bits (executable bits set where
+// readable, or cleared, to match want.Mode; bits already set are kept as
+// they are) and owner; else 0666 or 0777 less the umask. setPerm says
+// whether the bits must be set past the umask.
 func newFileAttrs(cur fileInfo, exists bool, want FileState) (perm fs.FileMode, owner *fileInfo, setPerm bool) {
 	switch {
+	case exists && want.perm != 0:
+		// Its very bits: want.Mode may be the mode recorded for it, which
+		// is not the disk's when git ignores the executable bit.
+		return want.perm, &cur, true
 	case exists:
 		perm = cur.mode.Perm()
 		if want.Mode == filemode.Executable {

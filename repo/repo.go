@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -44,6 +45,11 @@ type Repo struct {
 	// worktreeConfig is extensions.worktreeConfig: GitDir's
 	// config.worktree is read after the common config.
 	worktreeConfig bool
+
+	// checkout caches the Checkout settings (see Repo.Checkout).
+	checkoutOnce sync.Once
+	checkout     Checkout
+	checkoutErr  error
 
 	objects objectStore
 }

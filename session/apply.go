@@ -37,7 +37,11 @@ type Tx struct {
 	// session has no commits yet); Base is HEAD, the parent a session's
 	// first commit gets (zero on an unborn branch).
 	Tip, Base plumbing.Hash
-	// Files are the requested paths as they are on disk now.
+	// Files are the requested paths as they are on disk now, each with the
+	// mode `git add` would record for it (see recordedView): with
+	// core.fileMode false that is the recorded mode, not the disk's, and
+	// with core.symlinks false a link kept as a plain file has
+	// filemode.Symlink.
 	Files map[string]repo.FileState
 	// Outside lists the requested paths whose disk state differs from the
 	// session's record of them (the tip, or HEAD before the first commit).
@@ -261,6 +265,10 @@ func (s *Session) begin(paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	co, err := s.Repo.Checkout()
+	if err != nil {
+		return nil, nil, err
+	}
 	recorded := map[string]repo.Entry{}
 	for _, p := range paths {
 		if _, dup := tx.Files[p.Rel]; dup {
@@ -278,15 +286,19 @@ func (s *Session) begin(paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
 			}
 			f.Blob = repo.BlobHash(f.Content)
 		}
-		tx.Files[p.Rel] = f
 		e, err := s.Repo.EntryAt(tree, p.Rel)
 		if err != nil {
 			return nil, nil, err
 		}
+		f = recordedView(co, f, e)
+		tx.Files[p.Rel] = f
 		recorded[p.Rel] = e
 		if e != f.Entry() {
 			tx.Outside = append(tx.Outside, p.Rel)
 		}
+	}
+	if tx.Outside, err = s.withoutSkipped(co, tx.Outside, tx.Files, recorded); err != nil {
+		return nil, nil, err
 	}
 	return tx, recorded, nil
 }
@@ -307,6 +319,9 @@ func (s *Session) effective(tx *Tx, changes []Change) ([]Change, error) {
 				continue
 			}
 		} else {
+			if err := refuseLinkEdit(cur, c); err != nil {
+				return nil, err
+			}
 			if c.Mode == 0 {
 				c.Mode = cur.Mode
 				if !cur.Exists {
@@ -382,6 +397,10 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, me
 // replaced before its failure, get their old bytes back.
 func (s *Session) writeFiles(paths []repo.Path, changes []Change, before map[string]repo.FileState) error {
 	byRel := pathsByRel(paths)
+	co, err := s.Repo.Checkout()
+	if err != nil {
+		return err
+	}
 	written := map[string]repo.FileState{}
 	for i, c := range changes {
 		var replaced bool
@@ -390,8 +409,10 @@ func (s *Session) writeFiles(paths []repo.Path, changes []Change, before map[str
 			replaced, err = repo.RemoveFile(byRel[c.Path], before[c.Path])
 			written[c.Path] = repo.FileState{}
 		} else {
-			replaced, err = repo.ReplaceFile(byRel[c.Path], c.Content, c.Mode, before[c.Path])
-			written[c.Path] = repo.FileState{Exists: true, Content: c.Content, Mode: c.Mode}
+			// The disk gets what git checkout writes for the recorded mode.
+			mode := co.DiskMode(c.Mode, before[c.Path])
+			replaced, err = repo.ReplaceFile(byRel[c.Path], c.Content, mode, before[c.Path])
+			written[c.Path] = repo.FileState{Exists: true, Content: c.Content, Mode: mode}
 		}
 		if err != nil {
 			done := changes[:i]

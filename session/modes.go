@@ -1,0 +1,72 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// ErrLinkFile refuses an edit of a symbolic link that the repository
+// checks out as a plain file holding the link's target (core.symlinks
+// false): its text is where the link points, not content.
+var ErrLinkFile = errors.New("the file is a symbolic link checked out as a plain file")
+
+// recordedView is f, as read from disk, with the mode `git add` would
+// record for it, given the entry recorded for the path so far: with
+// core.fileMode false the recorded mode stays, and with core.symlinks
+// false a plain file where a link is recorded stays a link
+// (repo.Checkout.RecordedMode). Comparing that with the recorded entry
+// then finds only what git would call a change.
+func recordedView(co repo.Checkout, f repo.FileState, recorded repo.Entry) repo.FileState {
+	if f.Exists {
+		f.Mode = co.RecordedMode(f.Mode, recorded)
+	}
+	return f
+}
+
+// withoutSkipped returns outside without the paths a sparse checkout
+// leaves out of the worktree: recorded as a file, absent on disk, and
+// marked skip-worktree in the index. git takes such a path to be as
+// recorded, not deleted, and so does the session. The index is read only
+// in a sparse checkout, and only when such a candidate exists.
+func (s *Session) withoutSkipped(co repo.Checkout, outside []string, files map[string]repo.FileState, recorded map[string]repo.Entry) ([]string, error) {
+	if !co.Sparse {
+		return outside, nil
+	}
+	var absent []string
+	for _, p := range outside {
+		if !files[p].Exists && recorded[p].Exists() {
+			absent = append(absent, p)
+		}
+	}
+	if len(absent) == 0 {
+		return outside, nil
+	}
+	skipped, err := s.Repo.SkipWorktree(absent)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range outside {
+		if !skipped[p] || files[p].Exists {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// refuseLinkEdit refuses a change that keeps the mode (an edit by a
+// dialect) but changes the text of a link kept as a plain file: changing
+// where a link points through an edit tool would surprise whoever reads
+// the diff. Deleting the link, and history operations that give the mode
+// explicitly (undo, redo and rollback putting back a recorded link), pass.
+func refuseLinkEdit(cur repo.FileState, c Change) error {
+	if c.Delete || c.Mode != 0 || !cur.Exists || cur.Mode != filemode.Symlink || bytes.Equal(cur.Content, c.Content) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s is a symbolic link to %q, which this repository checks out as a plain file holding the target (core.symlinks is false); git-edit does not change where a link points through an edit tool: edit a regular file instead, or, if the link should point elsewhere, change %s by hand and git add records the new target; nothing was changed",
+		ErrLinkFile, cur.Path, cur.Content, cur.Path)
+}
