@@ -58,15 +58,29 @@ func (s *Session) withoutSkipped(co repo.Checkout, outside []string, files map[s
 	return out, nil
 }
 
-// refuseLinkEdit refuses a change that keeps the mode (an edit by a
-// dialect) but changes the text of a link kept as a plain file: changing
-// where a link points through an edit tool would surprise whoever reads
-// the diff. Deleting the link, and history operations that give the mode
-// explicitly (undo, redo and rollback putting back a recorded link), pass.
+// LinkFileError refuses an edit of Path, a link kept as a plain file
+// holding Target; it wraps ErrLinkFile.
+type LinkFileError struct {
+	Path   string
+	Target []byte
+}
+
+func (e *LinkFileError) Error() string {
+	return fmt.Sprintf("%s is a symbolic link to %q, which this repository checks out as a plain file holding the target (core.symlinks is false); git-edit does not change where a link points through an edit tool: edit a regular file instead, or, if the link should point elsewhere, change %s by hand and git add records the new target; nothing was changed",
+		e.Path, e.Target, e.Path)
+}
+
+func (e *LinkFileError) Unwrap() error { return ErrLinkFile }
+
+// refuseLinkEdit refuses, with a *LinkFileError, a change that keeps the
+// mode (an edit by a dialect) but changes the text of a link kept as a
+// plain file: changing where a link points through an edit tool would
+// surprise whoever reads the diff. Deleting the link, and history
+// operations that give the mode explicitly (undo, redo and rollback
+// putting back a recorded link), pass.
 func refuseLinkEdit(cur repo.FileState, c Change) error {
 	if c.Delete || c.Mode != 0 || !cur.Exists || cur.Mode != filemode.Symlink || bytes.Equal(cur.Content, c.Content) {
 		return nil
 	}
-	return fmt.Errorf("%w: %s is a symbolic link to %q, which this repository checks out as a plain file holding the target (core.symlinks is false); git-edit does not change where a link points through an edit tool: edit a regular file instead, or, if the link should point elsewhere, change %s by hand and git add records the new target; nothing was changed",
-		ErrLinkFile, cur.Path, cur.Content, cur.Path)
+	return &LinkFileError{Path: cur.Path, Target: cur.Content}
 }
