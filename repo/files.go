@@ -44,7 +44,11 @@ type FileState struct {
 	Path    string // relative to the worktree top, slash-separated
 	Exists  bool
 	Content []byte
-	Mode    filemode.FileMode // filemode.Regular or filemode.Executable when Exists
+	// Mode is filemode.Regular or filemode.Executable for a file read
+	// from disk; session.Tx gives it as git add would record it
+	// (Checkout.RecordedMode), which may be filemode.Symlink, as may a
+	// recorded state's.
+	Mode filemode.FileMode
 	// Blob is the content's blob id once known (zero until computed); it
 	// saves hashing a large file more than once per operation.
 	Blob plumbing.Hash

@@ -416,3 +416,35 @@ func TestRestoreKeepsTheDiskBitsWhenFileModeIsFalse(t *testing.T) {
 		t.Fatalf("a.txt put back as %+v, want %+v", got["a.txt"], disk["a.txt"])
 	}
 }
+
+// TestSparseCheckoutUndoAboutAPathWritesIt: an operation writes only the
+// paths it changes, and a path outside the cone that it is about is
+// written like any other: the person put out/b.txt on disk, the agent
+// deleted it, and undo puts it back with its exact bytes.
+func TestSparseCheckoutUndoAboutAPathWritesIt(t *testing.T) {
+	dir := setupSparse()(t)
+	gittest.WriteFile(t, dir, "out/b.txt", "two\n") // HEAD's bytes; the skip-worktree bit stays
+	disk := readDisk(t, dir, []string{"out/b.txt", "in/a.txt"})
+	r, s := open(t, dir, "s")
+	b := resolve(t, r, dir, "out/b.txt")
+	out, err := s.Apply(context.Background(), b, session.RecordOutside, setContent("test.delete", map[string]string{"out/b.txt": gittest.Missing}))
+	if err != nil || !out.Sync.IsZero() {
+		t.Fatalf("delete: %v, sync %s", err, out.Sync)
+	}
+	if gittest.ReadFile(t, dir, "out/b.txt") != gittest.Missing {
+		t.Fatal("out/b.txt was not deleted")
+	}
+	if _, err := s.Apply(context.Background(), b, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
+		pl, _, err := hist.PlanUndo(tx, s, "out/b.txt", hist.DefaultUndoDepth, "test.undo")
+		return pl, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := readDisk(t, dir, []string{"out/b.txt", "in/a.txt"}); got["out/b.txt"] != disk["out/b.txt"] || got["in/a.txt"] != disk["in/a.txt"] {
+		t.Fatalf("after the undo: %+v, want %+v", got, disk)
+	}
+	if d := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"); d != "" {
+		t.Fatalf("the session differs from HEAD after the undo:\n%s", d)
+	}
+	gittest.Fsck(t, dir)
+}
