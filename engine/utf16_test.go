@@ -1,0 +1,122 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/repo/gittest"
+)
+
+// utf16Text is the text of the UTF-16 files below: CRLF lines, letters
+// outside ASCII and a character outside the BMP (a surrogate pair).
+const utf16Text = "wörld\r\nsecond 中 line 😀\r\nthird\r\n"
+
+// utf16Encodings are the byte orders, each with its mark and the test's
+// own encoder (the standard library's, independent of ops.EncodeText).
+var utf16Encodings = []struct {
+	name string
+	file string
+	enc  func(s string) []byte // s (UTF-8, no BOM) as UTF-16 with the mark
+}{
+	{"UTF-16LE", "le.txt", func(s string) []byte {
+		b := []byte{0xff, 0xfe}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		return b
+	}},
+	{"UTF-16BE", "be.txt", func(s string) []byte {
+		b := []byte{0xfe, 0xff}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u>>8), byte(u))
+		}
+		return b
+	}},
+}
+
+// callOK runs one tool call in session s and fails the test unless it
+// succeeds; it returns the text an agent reads.
+func callOK(t *testing.T, dir, tool string, args any) string {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Call(context.Background(), engine.Options{Root: dir, Session: "s"}, tool, raw)
+	if err != nil || !res.OK {
+		t.Fatalf("%s %s: refused: %v %s", tool, raw, err, res.Text)
+	}
+	return res.Text
+}
+
+// Every tool that writes edits a UTF-16 file (either byte order, with its
+// mark, CRLF) exactly as it edits a UTF-8 file with a BOM and the same
+// text: the bytes on disk are that result in UTF-16 with the same mark,
+// byte order and line endings; the agent reads decoded text; the session
+// records the bytes on disk (no working-tree-encoding here) with no sync
+// commit; undo puts back the exact bytes; git fsck is clean.
+func TestUTF16EveryWritingTool(t *testing.T) {
+	for _, tool := range engine.Registry() {
+		if tool.WriteCall == nil {
+			continue
+		}
+		t.Run(tool.Name, func(t *testing.T) {
+			files := map[string]string{"ref.txt": ops.BOM + utf16Text}
+			for _, e := range utf16Encodings {
+				files[e.file] = string(e.enc(utf16Text))
+			}
+			dir := gittest.NewWithCommit(t, files)
+			head := gittest.Rev(t, dir, "HEAD")
+
+			// The reference: the same call on the UTF-8 file.
+			callOK(t, dir, "Read", map[string]any{"file_path": "ref.txt"})
+			callOK(t, dir, tool.Name, tool.WriteCall("ref.txt", "wörld", "earth 🌍"))
+			want := gittest.ReadFile(t, dir, "ref.txt")
+			if want == files["ref.txt"] || !strings.Contains(want, "earth 🌍") || !strings.HasPrefix(want, ops.BOM) {
+				t.Fatalf("the reference edit of the UTF-8 file gave %q", want)
+			}
+			want = strings.TrimPrefix(want, ops.BOM)
+
+			for _, e := range utf16Encodings {
+				read := callOK(t, dir, "Read", map[string]any{"file_path": e.file})
+				if !strings.Contains(read, "second 中 line 😀") || strings.ContainsRune(read, 0) {
+					t.Fatalf("%s: Read shows %q; want the decoded text", e.name, read)
+				}
+				out := callOK(t, dir, tool.Name, tool.WriteCall(e.file, "wörld", "earth 🌍"))
+				if strings.ContainsRune(out, 0) || strings.Contains(out, "\ufffd") {
+					t.Errorf("%s: the result shows undecoded bytes: %q", e.name, out)
+				}
+				disk := gittest.ReadFile(t, dir, e.file)
+				if wantDisk := string(e.enc(want)); disk != wantDisk {
+					t.Fatalf("%s: on disk\n% x\nwant (the UTF-8 result %q in %s)\n% x", e.name, disk, want, e.name, wantDisk)
+				}
+				if got := gittest.Git(t, dir, "cat-file", "blob", "refs/edits/s:"+e.file); got != disk {
+					t.Errorf("%s: the session's blob is not the bytes on disk:\n% x", e.name, got)
+				}
+				view := callOK(t, dir, "text_editor", map[string]any{"command": "view", "path": e.file})
+				if !strings.Contains(view, "earth 🌍") || strings.ContainsRune(view, 0) {
+					t.Errorf("%s: view shows %q; want the decoded text", e.name, view)
+				}
+			}
+			// Three edits on top of HEAD, none of them a sync commit.
+			if log := gittest.Git(t, dir, "log", "--format=%s%n%b", head+"..refs/edits/s"); strings.Contains(log, "Edit-Op: sync") || strings.Count(log, "Edit-Op: edit") != 3 {
+				t.Errorf("the session's history:\n%s", log)
+			}
+			for _, e := range utf16Encodings {
+				callOK(t, dir, "text_editor", map[string]any{"command": "undo_edit", "path": e.file})
+				if got := gittest.ReadFile(t, dir, e.file); got != files[e.file] {
+					t.Errorf("%s: after undo\n% x\nwant\n% x", e.name, got, files[e.file])
+				}
+			}
+			if st := gittest.StatusExcept(t, dir, "ref.txt"); st != "" {
+				t.Errorf("git status after the undos:\n%s", st)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
