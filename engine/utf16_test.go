@@ -120,3 +120,60 @@ func TestUTF16EveryWritingTool(t *testing.T) {
 		})
 	}
 }
+
+// A file that starts with a UTF-16 byte order mark but is not well-formed
+// UTF-16 is refused as not text by every tool that reads or edits it, and
+// the refusal says what is broken; nothing changes. (text_editor write
+// may still replace it whole, as it may a binary file.)
+func TestUTF16MalformedRefused(t *testing.T) {
+	files := map[string]string{
+		"odd.txt":  "\xff\xfea\x00b",             // 5 bytes
+		"lone.txt": "\xfe\xff\x00a\xd8\x3d\x00b", // U+D83D, then "b"
+	}
+	says := map[string]string{
+		"odd.txt":  "is not valid UTF-16: it starts with a UTF-16LE byte order mark but has an odd number of bytes (5)",
+		"lone.txt": "is not valid UTF-16: it starts with a UTF-16BE byte order mark but has a lone surrogate (U+D83D) at byte 4",
+	}
+	dir := gittest.NewWithCommit(t, files)
+	before := observe(t, dir)
+	for path, want := range says {
+		calls := map[string]map[string]any{
+			"text_editor view": {"command": "view", "path": path},
+			"Read":             {"file_path": path},
+		}
+		for _, tool := range engine.Registry() {
+			if tool.WriteCall != nil && tool.Name != "text_editor" {
+				calls[tool.Name] = tool.WriteCall(path, "a", "x")
+			}
+		}
+		for name, args := range calls {
+			tool, _, _ := strings.Cut(name, " ")
+			raw, _ := json.Marshal(args)
+			res, err := engine.Call(context.Background(), engine.Options{Root: dir, Session: "s"}, tool, raw)
+			if err != nil || res.OK || !strings.Contains(res.Text, want) || !strings.Contains(res.Text, path) {
+				t.Errorf("%s of %s: %v %v %s\nwant the refusal to name the file and say %q", name, path, err, res.OK, res.Text, want)
+			}
+		}
+	}
+	if after := observe(t, dir); after != before {
+		t.Fatalf("a refusal changed something:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// apply_patch's Move keeps a UTF-16 file UTF-16, in its byte order.
+func TestUTF16MoveKeepsTheEncoding(t *testing.T) {
+	for _, e := range utf16Encodings {
+		t.Run(e.name, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{e.file: string(e.enc(utf16Text))})
+			callOK(t, dir, "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: " + e.file + "\n*** Move to: moved.txt\n@@\n-wörld\n+earth 🌍\n*** End Patch"})
+			want := string(e.enc(strings.Replace(utf16Text, "wörld", "earth 🌍", 1)))
+			if got := gittest.ReadFile(t, dir, "moved.txt"); got != want {
+				t.Fatalf("moved.txt:\n% x\nwant\n% x", got, want)
+			}
+			if got := gittest.ReadFile(t, dir, e.file); got != gittest.Missing {
+				t.Fatalf("%s is still there: %q", e.file, got)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
