@@ -91,13 +91,16 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 	out, err := e.apply(ctx, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		files := make([]dialect.File, len(paths))
 		// UTF-16 files by ID: the plan sees their text, and its changes
-		// are encoded back.
-		texts := map[string]decoded{}
+		// are encoded back. nil (no allocation) when there is none.
+		var texts map[string]decoded
 		for i, p := range paths {
 			cur := tx.Files[p.Rel]
 			text, enc := textOf(cur.Content)
 			var dec []byte
 			if enc != ops.UTF8 {
+				if texts == nil {
+					texts = map[string]decoded{}
+				}
 				texts[p.Rel], dec = decoded{text: text, enc: enc}, text
 			}
 			files[i] = dialect.File{Arg: req.Paths[i], ID: p.Rel, Abs: p.Abs, Exists: cur.Exists, Content: text}

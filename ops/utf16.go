@@ -68,21 +68,22 @@ func DecodeText(b []byte) (text []byte, enc Encoding, err error) {
 	if len(b)%2 != 0 {
 		return nil, enc, fmt.Errorf("%w: it starts with a %s byte order mark but has an odd number of bytes (%d)", ErrNotUTF16, enc, len(b))
 	}
-	unit := func(i int) rune {
-		if enc == UTF16LE {
-			return rune(b[i]) | rune(b[i+1])<<8
-		}
-		return rune(b[i])<<8 | rune(b[i+1])
+	lo, hi := 0, 1 // where the low and high byte of a code unit are
+	if enc == UTF16BE {
+		lo, hi = 1, 0
 	}
 	// The BOM (2 bytes) becomes 3 bytes; other units at most 3 bytes per
 	// 2, or 4 per surrogate pair (4 bytes).
 	out := make([]byte, 0, len(b)/2*3)
 	out = append(out, BOM...)
 	for i := 2; i < len(b); i += 2 {
-		r := unit(i)
+		r := rune(b[i+lo]) | rune(b[i+hi])<<8
 		switch {
+		case r < utf8.RuneSelf:
+			out = append(out, byte(r))
+			continue
 		case utf16.IsSurrogate(r) && r < 0xdc00 && i+3 < len(b):
-			if r2 := unit(i + 2); r2 >= 0xdc00 && r2 <= 0xdfff {
+			if r2 := rune(b[i+2+lo]) | rune(b[i+2+hi])<<8; r2 >= 0xdc00 && r2 <= 0xdfff {
 				out = utf8.AppendRune(out, utf16.DecodeRune(r, r2))
 				i += 2
 				continue
@@ -107,30 +108,37 @@ func EncodeText(text []byte, enc Encoding) ([]byte, error) {
 		return text, nil
 	}
 	text = text[BOMLen(text):]
-	out := make([]byte, 0, 2+len(text)*2)
-	put := func(u rune) {
-		if enc == UTF16LE {
-			out = append(out, byte(u), byte(u>>8))
-		} else {
-			out = append(out, byte(u>>8), byte(u))
-		}
+	// At most 2 bytes per UTF-8 byte (ASCII), plus the mark.
+	out := make([]byte, 2+len(text)*2)
+	lo, hi := 0, 1 // where the low and high byte of a code unit go
+	if enc == UTF16BE {
+		lo, hi = 1, 0
 	}
-	put(0xfeff)
+	out[lo], out[hi] = 0xff, 0xfe
+	o := 2
 	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			out[o+lo], out[o+hi] = c, 0
+			o += 2
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRune(text[i:])
 		if r == utf8.RuneError && n <= 1 {
 			return nil, fmt.Errorf("%w: text with invalid UTF-8 at byte %d has no %s form", ErrNotUTF16, i, enc)
 		}
 		if r >= 0x10000 {
 			r1, r2 := utf16.EncodeRune(r)
-			put(r1)
-			put(r2)
+			out[o+lo], out[o+hi] = byte(r1), byte(r1>>8)
+			out[o+2+lo], out[o+2+hi] = byte(r2), byte(r2>>8)
+			o += 4
 		} else {
-			put(r)
+			out[o+lo], out[o+hi] = byte(r), byte(r>>8)
+			o += 2
 		}
 		i += n
 	}
-	return out, nil
+	return out[:o], nil
 }
 
 // NotText says why b is not text a dialect may interpret, or nil when it
