@@ -177,3 +177,41 @@ func TestUTF16MoveKeepsTheEncoding(t *testing.T) {
 		})
 	}
 }
+
+// A file git checks out as UTF-16 (working-tree-encoding=UTF-16LE-BOM) is
+// edited as text: git's own `git diff` of the worktree, which decodes it
+// through the attribute, shows exactly the agent's change, and undo puts
+// back the bytes git wrote. (What the session stores for it is the
+// storage side of issue 13, not checked here.)
+func TestUTF16WorkingTreeEncoding(t *testing.T) {
+	dir := gittest.New(t)
+	gittest.WriteFile(t, dir, ".gitattributes", "*.txt working-tree-encoding=UTF-16LE-BOM\n")
+	gittest.WriteFile(t, dir, "w.txt", string(utf16Encodings[0].enc(utf16Text)))
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-q", "-m", "person's commit")
+	// Let git write the file itself, as a checkout does.
+	gittest.Git(t, dir, "rm", "-q", "--cached", "w.txt")
+	gittest.Git(t, dir, "reset", "-q", "--hard")
+	original := gittest.ReadFile(t, dir, "w.txt")
+	if !strings.HasPrefix(original, "\xff\xfe") {
+		t.Fatalf("git checked out % x", original)
+	}
+	callOK(t, dir, "Read", map[string]any{"file_path": "w.txt"})
+	callOK(t, dir, "Edit", map[string]any{"file_path": "w.txt", "old_string": "second 中 line", "new_string": "2nd 中 line"})
+	want := string(utf16Encodings[0].enc(strings.Replace(utf16Text, "second", "2nd", 1)))
+	if got := gittest.ReadFile(t, dir, "w.txt"); got != want {
+		t.Fatalf("on disk\n% x\nwant\n% x", got, want)
+	}
+	diff := gittest.Git(t, dir, "diff", "-U0", "--no-color", "w.txt")
+	if !strings.Contains(diff, "\n-second 中 line 😀\r\n+2nd 中 line 😀\r\n") || strings.Count(diff, "\n+") != 2 || strings.Count(diff, "\n-") != 2 {
+		t.Errorf("git diff of the worktree:\n%s", diff)
+	}
+	callOK(t, dir, "text_editor", map[string]any{"command": "undo_edit", "path": "w.txt"})
+	if got := gittest.ReadFile(t, dir, "w.txt"); got != original {
+		t.Fatalf("after undo\n% x\nwant\n% x", got, original)
+	}
+	if st := gittest.Status(t, dir); st != "" {
+		t.Errorf("git status after undo:\n%s", st)
+	}
+	gittest.Fsck(t, dir)
+}
