@@ -115,8 +115,14 @@ type File struct {
 	// same file have the same ID. Changes and outcomes are keyed by it.
 	ID string
 	// Abs is the file's absolute path (for results that report it).
-	Abs     string
-	Exists  bool
+	Abs    string
+	Exists bool
+	// Content is the file's text: its bytes as they are on disk, except
+	// that a well-formed UTF-16 file with a byte order mark is decoded to
+	// UTF-8 (its mark as the UTF-8 BOM, its line endings as they are);
+	// changes to it are written back in UTF-16 with the same byte order
+	// and mark (ops.DecodeText, ops.EncodeText). A UTF-16 file that cannot
+	// be decoded is left as its bytes, which CheckText refuses.
 	Content []byte
 	// Seen is the read-before-edit state, filled in when the request asks
 	// for it (ChangeRequest.CheckSeen) and the file exists.
@@ -168,12 +174,18 @@ type Plan struct {
 // current content, a whole new content, or removal.
 type Change struct {
 	ID string
-	// Edits are spans over the file's current content (ops.ApplyEdits).
+	// Edits are spans over the file's current content, as the plan saw it
+	// (File.Content; decoded for a UTF-16 file), applied by ops.ApplyEdits.
 	Edits []ops.Edit
 	// Whole, when set, replaces the content with Content (creating the
 	// file, and its directories, if it does not exist).
 	Whole   bool
 	Content []byte
+	// Like, on a Whole change to a file that does not exist yet (a move's
+	// destination), is the ID of a file of the same request whose text
+	// encoding the new file takes, so a moved UTF-16 file stays UTF-16;
+	// "" writes Content as it is.
+	Like string
 	// Delete removes the file. The workspace refuses it when a path
 	// argument names the file through a symlink (the link's last
 	// component): it never deletes the file a link points to.
@@ -214,11 +226,12 @@ var (
 // ErrBinary refuses to interpret a binary file as text.
 var ErrBinary = errors.New("binary file")
 
-// CheckText refuses content that looks binary (see ops.IsBinary), naming
-// the file as name (the argument as given, or its File.ID).
+// CheckText refuses content that is not text (see ops.NotText: NUL
+// bytes, or a UTF-16 file the workspace could not decode), naming the file
+// as name (the argument as given, or its File.ID) and the reason.
 func CheckText(name string, content []byte) error {
-	if ops.IsBinary(content) {
-		return fmt.Errorf("%w: %s contains NUL bytes, so it is not text; git-edit edits text files only (text_editor write can replace it whole)", ErrBinary, name)
+	if err := ops.NotText(content); err != nil {
+		return fmt.Errorf("%w: %s %w, so it is not text; git-edit edits text files only (UTF-8, or UTF-16 with a byte order mark; text_editor write can replace it whole)", ErrBinary, name, err)
 	}
 	return nil
 }

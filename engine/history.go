@@ -58,7 +58,7 @@ func (r Reverted) Changes() []PathChange {
 			c.How = "restored"
 		default:
 			c.How = "changed"
-			c.Added, c.Removed = diffview.Stat(before.Content, after.Content)
+			c.Added, c.Removed = diffview.Stat(shownText(before.Content), shownText(after.Content))
 		}
 		out[i] = c
 	}

@@ -207,7 +207,7 @@ func describe(s *session.Session, c history.Commit) (LogEntry, error) {
 		if err != nil {
 			return en, err
 		}
-		a, r := diffview.Stat(before.Content, after.Content)
+		a, r := diffview.Stat(shownText(before.Content), shownText(after.Content))
 		en.Added, en.Removed = en.Added+a, en.Removed+r
 	}
 	return en, nil
@@ -223,9 +223,17 @@ func around(r *repo.Repo, c history.Commit, path string) (before, after repo.Fil
 }
 
 // Unified renders a change of one path as a diff with git's headers
-// (/dev/null for a side where the file does not exist).
+// (/dev/null for a side where the file does not exist). A UTF-16 file is
+// shown decoded, as the dialects show it (where git would say "Binary
+// files differ").
 func Unified(path string, before, after repo.FileState) string {
 	return diffview.FileChange(
-		diffview.Side{Path: path, Content: before.Content, Exists: before.Exists},
-		diffview.Side{Path: path, Content: after.Content, Exists: after.Exists}, dialect.SnippetContext)
+		diffview.Side{Path: path, Content: shownText(before.Content), Exists: before.Exists},
+		diffview.Side{Path: path, Content: shownText(after.Content), Exists: after.Exists}, dialect.SnippetContext)
+}
+
+// shownText is content as the dialects see it (textOf).
+func shownText(content []byte) []byte {
+	t, _ := textOf(content)
+	return t
 }

@@ -34,7 +34,8 @@ func (w workspace) Check(arg string) error {
 	return err
 }
 
-// Read returns the file at arg as it is on disk.
+// Read returns the file at arg as it is on disk (a UTF-16 file decoded,
+// see dialect.File.Content).
 func (w workspace) Read(arg string) (dialect.File, error) {
 	e, p, err := w.e.locate(arg)
 	if err != nil {
@@ -44,12 +45,34 @@ func (w workspace) Read(arg string) (dialect.File, error) {
 	if err != nil {
 		return dialect.File{}, explain(w.tool, arg, err)
 	}
-	return dialect.File{Arg: arg, ID: p.Rel, Abs: p.Abs, Exists: f.Exists, Content: f.Content}, nil
+	text, _ := textOf(f.Content)
+	return dialect.File{Arg: arg, ID: p.Rel, Abs: p.Abs, Exists: f.Exists, Content: text}, nil
+}
+
+// decoded is the text of a UTF-16 file as a plan saw it.
+type decoded struct {
+	text []byte
+	enc  ops.Encoding
+}
+
+// textOf is the text a dialect sees of content, and its encoding: content
+// itself for every file without a UTF-16 byte order mark (a two-byte
+// check, no copy), else content decoded to UTF-8 (ops.DecodeText). A
+// UTF-16 file that cannot be decoded is left as its bytes: the dialect's
+// dialect.CheckText refuses it, naming what is broken, and a whole
+// rewrite (text_editor write) may still replace it, as a binary file.
+func textOf(content []byte) ([]byte, ops.Encoding) {
+	text, enc, err := ops.DecodeText(content)
+	if err != nil {
+		return content, ops.UTF8
+	}
+	return text, enc
 }
 
 // MarkSeen records a view or read of arg. The record is advisory: if it
 // cannot be written, the worst case is that an edit asks the agent to read
-// again.
+// again. content is the text the agent saw: for a UTF-16 file the decoded
+// text, whose blob id seen accepts as well as the file's own.
 func (w workspace) MarkSeen(arg string, content []byte) {
 	if e, p, err := w.e.locate(arg); err == nil {
 		_ = e.Session.RecordSeen(p.Rel, repo.BlobHash(content))
@@ -67,11 +90,22 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 	}
 	out, err := e.apply(ctx, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		files := make([]dialect.File, len(paths))
+		// UTF-16 files by ID: the plan sees their text, and its changes
+		// are encoded back. nil (no allocation) when there is none.
+		var texts map[string]decoded
 		for i, p := range paths {
 			cur := tx.Files[p.Rel]
-			files[i] = dialect.File{Arg: req.Paths[i], ID: p.Rel, Abs: p.Abs, Exists: cur.Exists, Content: cur.Content}
+			text, enc := textOf(cur.Content)
+			var dec []byte
+			if enc != ops.UTF8 {
+				if texts == nil {
+					texts = map[string]decoded{}
+				}
+				texts[p.Rel], dec = decoded{text: text, enc: enc}, text
+			}
+			files[i] = dialect.File{Arg: req.Paths[i], ID: p.Rel, Abs: p.Abs, Exists: cur.Exists, Content: text}
 			if req.CheckSeen && cur.Exists {
-				files[i].Seen, files[i].SeenErr = e.seen(cur)
+				files[i].Seen, files[i].SeenErr = e.seen(cur, dec)
 			}
 		}
 		planned, err := req.Plan(files)
@@ -85,7 +119,7 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 					return session.Plan{}, err
 				}
 			}
-			rc, err := sessionChange(tx, c)
+			rc, err := sessionChange(tx, c, texts)
 			if err != nil {
 				return session.Plan{}, err
 			}
@@ -164,8 +198,11 @@ func (w workspace) locateAll(args []string) (*Engine, []repo.Path, error) {
 }
 
 // seen is the read-before-edit state of cur (git config edit.requireRead);
-// SeenNever with the error when the session's record cannot be read.
-func (e *Engine) seen(cur repo.FileState) (dialect.Seen, error) {
+// SeenNever with the error when the session's record cannot be read. text
+// is cur's decoded text when it is a UTF-16 file (nil otherwise): a view
+// records the text the agent saw (MarkSeen), an edit the bytes it wrote
+// (Engine.apply), and either is the current file.
+func (e *Engine) seen(cur repo.FileState, text []byte) (dialect.Seen, error) {
 	if !e.RequireRead {
 		return dialect.SeenNotRequired, nil
 	}
@@ -179,34 +216,54 @@ func (e *Engine) seen(cur repo.FileState) (dialect.Seen, error) {
 		return dialect.SeenNever, err
 	case !ok:
 		return dialect.SeenNever, nil
-	case last != blob:
-		return dialect.SeenStale, nil
+	case last == blob, text != nil && last == repo.BlobHash(text):
+		return dialect.SeenCurrent, nil
 	}
-	return dialect.SeenCurrent, nil
+	return dialect.SeenStale, nil
 }
 
 // sessionChange turns a dialect's change into the session's: spans are
 // applied to the file's current content here, so every dialect's spans
-// take the same path.
-func sessionChange(tx *session.Tx, c dialect.Change) (session.Change, error) {
+// take the same path. texts are the UTF-16 files of the operation as the
+// plan saw them (see textOf): spans apply to that text, and the result,
+// or a whole content, is written back in the file's encoding; a new file
+// takes the encoding of the file it is Like.
+func sessionChange(tx *session.Tx, c dialect.Change, texts map[string]decoded) (session.Change, error) {
 	cur, ok := tx.Files[c.ID]
 	if !ok {
 		return session.Change{}, fmt.Errorf("%w: a change names %q, which the operation did not ask for", ops.ErrBadEdit, c.ID)
 	}
+	text, enc := cur.Content, ops.UTF8
+	if d, ok := texts[c.ID]; ok {
+		text, enc = d.text, d.enc
+	}
+	var content []byte
 	switch {
 	case c.Delete:
 		return session.Change{Path: c.ID, Delete: true}, nil
 	case c.Whole:
-		return session.Change{Path: c.ID, Content: c.Content}, nil
+		content = c.Content
+		if d, ok := texts[c.Like]; ok && !cur.Exists {
+			enc = d.enc
+		}
+	default:
+		var err error
+		if content, err = ops.ApplyEdits(text, c.Edits); err != nil {
+			return session.Change{}, err
+		}
 	}
-	content, err := ops.ApplyEdits(cur.Content, c.Edits)
+	if enc == ops.UTF8 {
+		return session.Change{Path: c.ID, Content: content}, nil
+	}
+	encoded, err := ops.EncodeText(content, enc)
 	if err != nil {
-		return session.Change{}, err
+		return session.Change{}, fmt.Errorf("%w: the new content of %s cannot be written back as %s: %w; nothing was changed", ops.ErrBadEdit, c.ID, enc, err)
 	}
-	return session.Change{Path: c.ID, Content: content}, nil
+	return session.Change{Path: c.ID, Content: encoded}, nil
 }
 
-// outcome is the dialect's view of what Apply did.
+// outcome is the dialect's view of what Apply did: UTF-16 files decoded,
+// as the plan saw them.
 func outcome(out session.Outcome, args []string, paths []repo.Path) dialect.Outcome {
 	argOf, absOf := map[string]string{}, map[string]string{}
 	for i := len(paths) - 1; i >= 0; i-- {
@@ -217,10 +274,12 @@ func outcome(out session.Outcome, args []string, paths []repo.Path) dialect.Outc
 		res.Commit = out.Commit.String()
 	}
 	for rel, f := range out.Before {
-		res.Before[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: f.Content}
+		text, _ := textOf(f.Content)
+		res.Before[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: text}
 	}
 	for rel, f := range out.After {
-		res.After[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: f.Content}
+		text, _ := textOf(f.Content)
+		res.After[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: text}
 	}
 	return res
 }

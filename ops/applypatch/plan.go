@@ -19,6 +19,9 @@ type Change struct {
 	Path    string
 	Content []byte
 	Delete  bool
+	// From is a move's source path (on its destination's change): the new
+	// file keeps the source's text encoding.
+	From string
 }
 
 // Plan computes every change of the patch against files, keyed by the
@@ -78,7 +81,7 @@ func Plan(p Patch, files map[string]File) ([]Change, Summary, error) {
 				sum.Modified = append(sum.Modified, op.Path)
 				continue
 			}
-			changes = append(changes, Change{Path: op.MoveTo, Content: c}, Change{Path: op.Path, Delete: true})
+			changes = append(changes, Change{Path: op.MoveTo, Content: c, From: op.Path}, Change{Path: op.Path, Delete: true})
 			sum.Modified = append(sum.Modified, op.MoveTo)
 			sum.Moved = append(sum.Moved, Move{From: op.Path, To: op.MoveTo})
 		default:
@@ -95,9 +98,9 @@ func planFile(op FileOp, f, dest File) ([]byte, error) {
 	case !f.Exists:
 		return nil, &Failure{Err: ErrFileNotFound, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
 			"Failed to read file to update %s: there is no such file. Check the path; to create the file, use '*** Add File: %s' with every line starting with '+'. Nothing was changed.", op.Path, op.Path)}
-	case ops.IsBinary(f.Content):
+	case ops.NotText(f.Content) != nil:
 		return nil, &Failure{Err: ErrBinary, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
-			"Failed to update %s: it contains NUL bytes, so it is not text; apply_patch edits text files only. Nothing was changed.", op.Path)}
+			"Failed to update %s: it %v, so it is not text; apply_patch edits text files only (UTF-8, or UTF-16 with a byte order mark). Nothing was changed.", op.Path, ops.NotText(f.Content))}
 	case op.MoveTo != "" && dest.Exists:
 		return nil, &Failure{Err: ErrFileExists, Path: op.MoveTo, PatchLine: op.Line, Message: fmt.Sprintf(
 			"Failed to move %s to %s: %s already exists. Move to a path where no file is, or change %s in its own '*** Update File' section; nothing was changed.", op.Path, op.MoveTo, op.MoveTo, op.MoveTo)}

@@ -78,7 +78,11 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 			summary = s
 			var plan dialect.Plan
 			for _, c := range changes {
-				plan.Changes = append(plan.Changes, dialect.Change{ID: idOf[c.Path], Whole: !c.Delete, Content: c.Content, Delete: c.Delete})
+				dc := dialect.Change{ID: idOf[c.Path], Whole: !c.Delete, Content: c.Content, Delete: c.Delete}
+				if c.From != "" {
+					dc.Like = idOf[c.From]
+				}
+				plan.Changes = append(plan.Changes, dc)
 			}
 			return plan, nil
 		},
