@@ -18,12 +18,18 @@ import (
 // worktreeForm is path as commit h records it, in the bytes the session
 // writes back: the blob itself when no conversion applies or the commit
 // that last recorded path marked it Edit-Raw, else what `git checkout`
-// writes for the blob. converted reports whether a conversion applies.
+// writes for the blob. converted reports whether a conversion applies (none
+// does when conv is nil).
 func (s *Session) worktreeForm(conv *repo.Conversions, h plumbing.Hash, path string, e repo.Entry) (f repo.FileState, converted bool, err error) {
 	if !e.Exists() {
 		return repo.FileState{Path: path}, false, nil
 	}
-	if converted, err = conv.Applies(path); err != nil || !converted {
+	if conv != nil {
+		if converted, err = conv.Applies(path); err != nil {
+			return repo.FileState{}, false, err
+		}
+	}
+	if !converted {
 		f, err = s.Repo.FileOf(path, e)
 		return f, false, err
 	}
