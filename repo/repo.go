@@ -52,6 +52,8 @@ type Repo struct {
 	checkoutErr  error
 
 	objects objectStore
+	// smudger is the long-running process of Conversions.Smudge.
+	smudger *smudger
 }
 
 // objectStore is how repo reaches objects. Reads go through packidx, whose
@@ -493,7 +495,7 @@ func openAt(top, gitDir, common string, format repoFormat) (*Repo, error) {
 	if useGoGitReader.Load() {
 		read = goGitReader{st}
 	}
-	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, worktreeConfig: format.worktreeConfig, objects: objectStore{st, read, &pendingObjects{}}}, nil
+	return &Repo{Top: top, GitDir: gitDir, CommonDir: common, worktreeConfig: format.worktreeConfig, objects: objectStore{st, read, &pendingObjects{}}, smudger: &smudger{}}, nil
 }
 
 // useGoGitReader makes repositories opened from now on read objects

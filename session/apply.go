@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -45,7 +46,15 @@ type Tx struct {
 	Files map[string]repo.FileState
 	// Outside lists the requested paths whose disk state differs from the
 	// session's record of them (the tip, or HEAD before the first commit).
+	// For a path git converts, the record is compared in the bytes the
+	// session would write back for it (see worktreeForm): a file as `git
+	// checkout` wrote it is unchanged.
 	Outside []string
+
+	// conv decides and performs conversions for this attempt; converted
+	// marks the paths one applies to.
+	conv      *repo.Conversions
+	converted map[string]bool
 }
 
 // Head is the commit the session's record starts from: the tip, or the base
@@ -148,7 +157,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	if policy == RefuseOutside && len(tx.Outside) > 0 {
 		p := tx.Outside[0]
-		rec, err := s.Repo.FileOf(p, recorded[p])
+		rec, _, err := s.worktreeForm(tx.conv, tx.Head(), p, recorded[p])
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -177,16 +186,23 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	if len(tx.Outside) > 0 {
 		sync := map[string]repo.Entry{}
+		var raw []string
 		for _, p := range tx.Outside {
 			f := tx.Files[p]
-			if f.Exists {
-				if _, err := s.Repo.StoreBlob(f.Content); err != nil {
-					return Outcome{}, err
-				}
+			if !f.Exists {
+				sync[p] = repo.Entry{}
+				continue
 			}
-			sync[p] = f.Entry()
+			blob, isRaw, err := s.storeContent(tx, p, f.Content)
+			if err != nil {
+				return Outcome{}, err
+			}
+			if isRaw {
+				raw = append(raw, p)
+			}
+			sync[p] = repo.Entry{Hash: blob, Mode: f.Mode}
 		}
-		meta := Meta{Op: OpSync, Session: s.Name, Paths: tx.Outside, Prev: prev}
+		meta := Meta{Op: OpSync, Session: s.Name, Paths: tx.Outside, Prev: prev, Raw: raw}
 		subject := "sync: " + describePaths(tx.Outside) + " changed outside git-edit"
 		if out.Sync, err = s.commit(parent, sync, meta, subject, now); err != nil {
 			return Outcome{}, err
@@ -197,23 +213,32 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 		parent = out.Sync
 	}
 	entries := map[string]repo.Entry{}
-	var touched []string
+	var touched, raw []string
 	for _, c := range changes {
 		out.Before[c.Path] = tx.Files[c.Path]
 		after := repo.FileState{Path: c.Path, Exists: !c.Delete, Content: c.Content, Mode: c.Mode}
 		if after.Exists {
-			if after.Blob, err = s.Repo.StoreBlob(c.Content); err != nil {
+			blob, isRaw, err := s.storeContent(tx, c.Path, c.Content)
+			if err != nil {
 				return Outcome{}, err
 			}
+			if isRaw {
+				raw = append(raw, c.Path)
+			}
+			entries[c.Path] = repo.Entry{Hash: blob, Mode: c.Mode}
+			// Blob stays the id of the bytes on disk (read records
+			// compare with it), which differs from the recorded blob
+			// where a conversion applies.
+			after.Blob = repo.BlobHash(c.Content)
 		} else {
 			after.Content, after.Mode = nil, 0
+			entries[c.Path] = repo.Entry{}
 		}
 		out.After[c.Path] = after
-		entries[c.Path] = after.Entry()
 		touched = append(touched, c.Path)
 	}
 	meta := pl.Meta
-	meta.Session, meta.Paths, meta.Prev = s.Name, touched, prev
+	meta.Session, meta.Paths, meta.Prev, meta.Raw = s.Name, touched, prev, raw
 	subject := pl.Subject
 	if subject == "" {
 		subject = fmt.Sprintf("%s: %s", meta.Tool, describePaths(touched))
@@ -249,6 +274,10 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	return out, nil
 }
 
+// conversionsOff makes begin skip reading what decides conversions, as
+// before they existed: the benchmark's baseline (see export_test.go).
+var conversionsOff bool
+
 // begin reads the session's state and the paths' disk state under the lock.
 // recorded holds each path's entry in the session's record.
 func (s *Session) begin(paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
@@ -260,7 +289,13 @@ func (s *Session) begin(paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}}
+	var conv *repo.Conversions
+	if !conversionsOff {
+		if conv, err = s.Repo.Conversions(); err != nil {
+			return nil, nil, err
+		}
+	}
+	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}, conv: conv, converted: map[string]bool{}}
 	tree, err := s.Repo.TreeOf(tx.Head())
 	if err != nil {
 		return nil, nil, err
@@ -293,7 +328,24 @@ func (s *Session) begin(paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
 		f = recordedView(co, f, e)
 		tx.Files[p.Rel] = f
 		recorded[p.Rel] = e
-		if e != f.Entry() {
+		converted := false
+		if conv != nil {
+			if converted, err = conv.Applies(p.Rel); err != nil {
+				return nil, nil, err
+			}
+		}
+		if !converted {
+			if e != f.Entry() {
+				tx.Outside = append(tx.Outside, p.Rel)
+			}
+			continue
+		}
+		tx.converted[p.Rel] = true
+		rec, _, err := s.worktreeForm(conv, tx.Head(), p.Rel, e)
+		if err != nil {
+			return nil, nil, err
+		}
+		if rec.Exists != f.Exists || f.Exists && (rec.Mode != f.Mode || !bytes.Equal(rec.Content, f.Content)) {
 			tx.Outside = append(tx.Outside, p.Rel)
 		}
 	}

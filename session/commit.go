@@ -61,9 +61,25 @@ func (s *Session) Commits(tip plumbing.Hash) ([]Commit, error) {
 	return out, nil
 }
 
-// FileAt returns path as commit h records it: not existing when h is zero
+// FileAt returns path as commit h records it, in the bytes an undo,
+// redo or rollback writes back: for a file git converts, what `git
+// checkout` writes for the blob, or the blob itself where the session
+// recorded it unconverted (Edit-Raw). It does not exist when h is zero
 // (before the first commit of an unborn branch) or has no such path. It
-// fails when h or a blob it names cannot be read.
+// fails when h or a blob it names cannot be read, or the conversion fails.
 func (s *Session) FileAt(h plumbing.Hash, path string) (repo.FileState, error) {
-	return s.Repo.FileAt(h, path)
+	tree, err := s.Repo.TreeOf(h)
+	if err != nil {
+		return repo.FileState{}, err
+	}
+	e, err := s.Repo.EntryAt(tree, path)
+	if err != nil || !e.Exists() {
+		return repo.FileState{Path: path}, err
+	}
+	conv, err := s.Repo.Conversions()
+	if err != nil {
+		return repo.FileState{}, err
+	}
+	f, _, err := s.worktreeForm(conv, h, path, e)
+	return f, err
 }

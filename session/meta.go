@@ -28,13 +28,19 @@ const (
 //	Edit-Prev: <commit> src/main.go
 //	Edit-Undoes: <commit>
 //	Edit-Rollback-To: <commit>|start
+//	Edit-Raw: src/mixed.txt
 //
 // Edit-Path names every path the commit changed. Edit-Prev names, per path,
 // the previous commit of the session that changed it (absent on a session's
 // first touch of a path), so history questions about one path follow that
 // chain instead of walking every commit. Edit-Undoes names the commit an
 // undo or redo reverses; Edit-Rollback-To the commit a rollback returns to
-// ("start": the state before the session).
+// ("start": the state before the session). Edit-Raw names each path whose
+// blob in this commit holds the bytes on disk as they are, not as `git add`
+// would convert them: the file is one git converts (see repo.Conversions),
+// but converting those bytes and back does not give them again (mixed line
+// endings under core.autocrlf, a filter that is not a round trip), so the
+// session keeps them unconverted, and writes them back as they are.
 type Meta struct {
 	Op         string
 	Tool       string
@@ -43,6 +49,17 @@ type Meta struct {
 	Prev       map[string]plumbing.Hash
 	Undoes     plumbing.Hash
 	RollbackTo string
+	Raw        []string
+}
+
+// IsRaw reports whether the commit records path unconverted (Edit-Raw).
+func (m Meta) IsRaw(path string) bool {
+	for _, p := range m.Raw {
+		if p == path {
+			return true
+		}
+	}
+	return false
 }
 
 // Touches reports whether the commit changed path.
@@ -78,6 +95,9 @@ func (m Meta) Message(subject string) string {
 	}
 	if m.RollbackTo != "" {
 		fmt.Fprintf(&b, "Edit-Rollback-To: %s\n", m.RollbackTo)
+	}
+	for _, p := range m.Raw {
+		fmt.Fprintf(&b, "Edit-Raw: %s\n", quotePath(p))
 	}
 	return b.String()
 }
@@ -120,6 +140,8 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			}
 		case "Edit-Rollback-To":
 			m.RollbackTo = val
+		case "Edit-Raw":
+			m.Raw = append(m.Raw, unquotePath(val))
 		}
 	}
 	return m, ok

@@ -1,0 +1,419 @@
+package history_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/git-edit/git-edit/history"
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// The tests below cover repositories in which git converts files between
+// the worktree and the object store. Each starts from a file as `git
+// checkout` wrote it, lets the session edit it, and checks with git itself
+// that the session recorded what `git add` of the same bytes records, and
+// that undo and rollback put the exact bytes back.
+
+// convRepo is a repository whose HEAD holds files committed under the
+// given config and .gitattributes, each then checked out afresh so that the
+// disk holds exactly what `git checkout` writes.
+func convRepo(t *testing.T, config [][2]string, attributes string, files map[string][]byte) string {
+	t.Helper()
+	gittest.Isolate(t)
+	dir := gittest.New(t)
+	for _, kv := range config {
+		gittest.Git(t, dir, "config", kv[0], kv[1])
+	}
+	if attributes != "" {
+		gittest.WriteFile(t, dir, ".gitattributes", attributes)
+	}
+	var names []string
+	for name, content := range files {
+		gittest.WriteFile(t, dir, name, string(content))
+		names = append(names, name)
+	}
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-q", "-m", "person's commit")
+	for _, name := range names {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gittest.Git(t, dir, append([]string{"checkout", "--"}, names...)...)
+	return dir
+}
+
+// openSession opens session "s" on dir; the repository's conversion
+// process is stopped when the test ends.
+func openSession(t *testing.T, dir string) *session.Session {
+	t.Helper()
+	r, err := repo.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	s, err := session.New(r, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func applyTo(t *testing.T, s *session.Session, rel string, policy session.OutsidePolicy, plan func(*session.Tx) (session.Plan, error)) (session.Outcome, error) {
+	t.Helper()
+	p, err := s.Repo.Resolve(s.Repo.Top, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Apply(context.Background(), []repo.Path{p}, policy, plan)
+}
+
+// write has the session set rel to content, as an edit.
+func write(t *testing.T, s *session.Session, rel string, content []byte) session.Outcome {
+	t.Helper()
+	out, err := applyTo(t, s, rel, session.RecordOutside, func(*session.Tx) (session.Plan, error) {
+		return session.Plan{Changes: []session.Change{{Path: rel, Content: content}}, Meta: session.Meta{Op: session.OpEdit, Tool: "test.edit"}}, nil
+	})
+	if err != nil {
+		t.Fatalf("edit %s: %v", rel, err)
+	}
+	return out
+}
+
+func undo(t *testing.T, s *session.Session, rel string) {
+	t.Helper()
+	if _, err := applyTo(t, s, rel, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
+		pl, _, err := history.PlanUndo(tx, s, rel, 0, "test.undo")
+		return pl, err
+	}); err != nil {
+		t.Fatalf("undo %s: %v", rel, err)
+	}
+}
+
+func rollback(t *testing.T, s *session.Session, rel string, force bool) {
+	t.Helper()
+	tip, err := s.Tip()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := history.PrepareRollback(s, tip, plumbing.ZeroHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := applyTo(t, s, rel, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
+		pl, _, err := history.PlanRollback(tx, s, rb, force, "test.rollback")
+		return pl, err
+	}); err != nil {
+		t.Fatalf("rollback: %v", err)
+	}
+}
+
+func readDisk(t *testing.T, dir, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// byHand is what a person sees after making the same change by hand:
+// `git add rel` into a scratch index read from HEAD, then `git diff
+// --cached`. The person's own index is not touched.
+func byHand(t *testing.T, dir, rel string) string {
+	t.Helper()
+	idx := filepath.Join(t.TempDir(), "index")
+	run := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+idx, "LC_ALL=C")
+		var out, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		return out.String()
+	}
+	run("read-tree", "HEAD")
+	run("add", "--", rel)
+	return run("diff", "--cached", "HEAD")
+}
+
+// trailers is every value of trailer key in the session's commits.
+func trailers(t *testing.T, dir, key string) string {
+	t.Helper()
+	return strings.TrimSpace(gittest.Git(t, dir, "log", "--format=%(trailers:key="+key+",valueonly,separator=%x20)", "HEAD..refs/edits/s"))
+}
+
+// convRow is one repository setting of issue 13's table.
+type convRow struct {
+	name       string
+	config     [][2]string
+	attributes string
+	path       string
+	content    []byte              // what the person commits (before checkout)
+	edit       func([]byte) []byte // the agent's change, on the bytes on disk
+	needs      string              // a program the row needs on PATH
+	check      func(t *testing.T, dir string, disk []byte)
+}
+
+func utf16le(s string) []byte {
+	b := []byte{0xff, 0xfe}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return b
+}
+
+func replaceOnce(old, new string) func([]byte) []byte {
+	return func(b []byte) []byte { return bytes.Replace(b, []byte(old), []byte(new), 1) }
+}
+
+var convRows = []convRow{
+	{
+		name:    "core.autocrlf=true",
+		config:  [][2]string{{"core.autocrlf", "true"}},
+		path:    "a.txt",
+		content: []byte("one\r\ntwo\r\nthree\r\n"),
+		edit:    replaceOnce("two\r\n", "TWO\r\n"),
+		check: func(t *testing.T, dir string, disk []byte) {
+			if blob := gittest.Git(t, dir, "cat-file", "blob", "refs/edits/s:a.txt"); blob != "one\nTWO\nthree\n" {
+				t.Errorf("recorded blob %q, want LF endings as git add stores", blob)
+			}
+		},
+	},
+	{
+		name:       "text=auto eol=crlf",
+		attributes: "* text=auto eol=crlf\n",
+		path:       "a.txt",
+		content:    []byte("one\ntwo\nthree\n"),
+		edit:       replaceOnce("two\r\n", "TWO\r\n"),
+		check: func(t *testing.T, dir string, disk []byte) {
+			if string(disk) != "one\r\nTWO\r\nthree\r\n" {
+				t.Errorf("disk %q, want CRLF as checked out", disk)
+			}
+			if blob := gittest.Git(t, dir, "cat-file", "blob", "refs/edits/s:a.txt"); blob != "one\nTWO\nthree\n" {
+				t.Errorf("recorded blob %q, want LF endings as git add stores", blob)
+			}
+		},
+	},
+	{
+		name: "clean/smudge filter",
+		config: [][2]string{
+			{"filter.rot13.clean", "tr A-Za-z N-ZA-Mn-za-m"},
+			{"filter.rot13.smudge", "tr A-Za-z N-ZA-Mn-za-m"},
+		},
+		attributes: "*.txt filter=rot13\n",
+		path:       "a.txt",
+		content:    []byte("hello\nworld\n"),
+		edit:       replaceOnce("world", "there"),
+		check: func(t *testing.T, dir string, disk []byte) {
+			if blob := gittest.Git(t, dir, "cat-file", "blob", "refs/edits/s:a.txt"); blob != "uryyb\ngurer\n" {
+				t.Errorf("recorded blob %q, want the cleaned text", blob)
+			}
+		},
+	},
+	{
+		name:       "git-lfs",
+		needs:      "git-lfs",
+		attributes: "*.bin filter=lfs diff=lfs merge=lfs -text\n",
+		path:       "big.bin",
+		content:    []byte("large content, version 1\n"),
+		edit:       replaceOnce("version 1", "version 2"),
+		check: func(t *testing.T, dir string, disk []byte) {
+			sum := sha256.Sum256(disk)
+			oid := hex.EncodeToString(sum[:])
+			blob := gittest.Git(t, dir, "cat-file", "blob", "refs/edits/s:big.bin")
+			if !strings.HasPrefix(blob, "version https://git-lfs.github.com/spec/v1\n") || !strings.Contains(blob, "oid sha256:"+oid+"\n") {
+				t.Errorf("recorded blob is not the LFS pointer of the new content:\n%s", blob)
+			}
+			stored, err := os.ReadFile(filepath.Join(dir, ".git", "lfs", "objects", oid[:2], oid[2:4], oid))
+			if err != nil || !bytes.Equal(stored, disk) {
+				t.Errorf(".git/lfs/objects does not hold the new content: %v", err)
+			}
+		},
+	},
+	{
+		name:       "working-tree-encoding=UTF-16LE-BOM",
+		attributes: "*.txt text working-tree-encoding=UTF-16LE-BOM\n",
+		path:       "u.txt",
+		content:    utf16le("grüße\nwelt\n"),
+		edit: func(b []byte) []byte {
+			return bytes.Replace(b, utf16le("welt")[2:], utf16le("WELT")[2:], 1)
+		},
+		check: func(t *testing.T, dir string, disk []byte) {
+			if !bytes.Equal(disk, utf16le("grüße\nWELT\n")) {
+				t.Errorf("disk %q, want UTF-16LE with BOM", disk)
+			}
+			if blob := gittest.Git(t, dir, "cat-file", "blob", "refs/edits/s:u.txt"); blob != "grüße\nWELT\n" {
+				t.Errorf("recorded blob %q, want UTF-8 as git stores it", blob)
+			}
+		},
+	},
+}
+
+// TestConvertedRepositories: for each row, the first edit of a file the
+// person did not change records no sync commit; the session's diff from
+// HEAD is exactly what `git add` of the new bytes shows; git status changes
+// only for the edited file; undo and rollback restore the exact bytes; git
+// fsck --strict is clean.
+func TestConvertedRepositories(t *testing.T) {
+	for _, row := range convRows {
+		t.Run(row.name, func(t *testing.T) {
+			if row.needs != "" {
+				if _, err := exec.LookPath(row.needs); err != nil {
+					t.Skipf("%s is not installed (the CI setup installs it)", row.needs)
+				}
+			}
+			config := row.config
+			if row.needs == "git-lfs" {
+				// What `git lfs install --local` sets.
+				config = append(config,
+					[2]string{"filter.lfs.clean", "git-lfs clean -- %f"},
+					[2]string{"filter.lfs.smudge", "git-lfs smudge -- %f"},
+					[2]string{"filter.lfs.process", "git-lfs filter-process"},
+					[2]string{"filter.lfs.required", "true"})
+			}
+			dir := convRepo(t, config, row.attributes, map[string][]byte{row.path: row.content})
+			s := openSession(t, dir)
+			checkedOut := readDisk(t, dir, row.path)
+			status := gittest.StatusExcept(t, dir, row.path)
+
+			want := row.edit(checkedOut)
+			if bytes.Equal(want, checkedOut) {
+				t.Fatalf("the row's edit changes nothing in %q", checkedOut)
+			}
+			out := write(t, s, row.path, want)
+			if !out.Sync.IsZero() {
+				t.Errorf("the first edit recorded a sync commit, but the person changed nothing:\n%s", gittest.Git(t, dir, "show", out.Sync.String()))
+			}
+			disk := readDisk(t, dir, row.path)
+			if !bytes.Equal(disk, want) {
+				t.Fatalf("disk %q, want %q", disk, want)
+			}
+			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), byHand(t, dir, row.path); got != hand {
+				t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows for the same change:\n%s", got, hand)
+			}
+			if raw := trailers(t, dir, "Edit-Raw"); raw != "" {
+				t.Errorf("Edit-Raw %q on a file that converts back", raw)
+			}
+			if got := gittest.StatusExcept(t, dir, row.path); got != status {
+				t.Errorf("git status of other files changed:\n%s\nwas:\n%s", got, status)
+			}
+			row.check(t, dir, disk)
+
+			undo(t, s, row.path)
+			if got := readDisk(t, dir, row.path); !bytes.Equal(got, checkedOut) {
+				t.Errorf("after undo %q, want the bytes before the edit %q", got, checkedOut)
+			}
+			if st := gittest.Status(t, dir); st != status {
+				t.Errorf("after undo git status:\n%s\nwant:\n%s", st, status)
+			}
+			write(t, s, row.path, want)
+			rollback(t, s, row.path, false)
+			if got := readDisk(t, dir, row.path); !bytes.Equal(got, checkedOut) {
+				t.Errorf("after rollback %q, want the bytes before the session %q", got, checkedOut)
+			}
+			if got := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"); got != "" {
+				t.Errorf("after rollback the session still differs from HEAD:\n%s", got)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
+
+// TestConvertedBytesThatDoNotRoundTrip: bytes that git's conversion does
+// not give back (mixed line endings under core.autocrlf, a filter that
+// drops something) are recorded unconverted, named in Edit-Raw, and undo
+// and rollback restore them exactly.
+func TestConvertedBytesThatDoNotRoundTrip(t *testing.T) {
+	cases := []struct {
+		name       string
+		config     [][2]string
+		attributes string
+		committed  string
+		person     string // what the person leaves on disk before the session
+		agent      string
+	}{
+		{
+			name:      "mixed line endings under core.autocrlf",
+			config:    [][2]string{{"core.autocrlf", "true"}},
+			committed: "one\r\ntwo\r\n",
+			person:    "one\r\ntwo\nthree\r\n",
+			agent:     "one\r\nTWO\nthree\r\n",
+		},
+		{
+			name:       "a filter that drops trailing blanks",
+			config:     [][2]string{{"filter.trim.clean", "sed -e 's/[[:blank:]]*$//'"}, {"filter.trim.smudge", "cat"}},
+			attributes: "*.txt filter=trim\n",
+			committed:  "one\ntwo\n",
+			person:     "one  \ntwo\n",
+			agent:      "one  \nTWO\t\n",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := convRepo(t, tc.config, tc.attributes, map[string][]byte{"a.txt": []byte(tc.committed)})
+			gittest.WriteFile(t, dir, "a.txt", tc.person)
+			s := openSession(t, dir)
+
+			out := write(t, s, "a.txt", []byte(tc.agent))
+			if out.Sync.IsZero() {
+				t.Fatal("no sync commit recorded the person's bytes")
+			}
+			if raw := strings.Fields(trailers(t, dir, "Edit-Raw")); strings.Join(raw, " ") != "a.txt a.txt" {
+				t.Errorf("Edit-Raw trailers %q, want a.txt on the sync and the edit commit", raw)
+			}
+			if blob := gittest.Git(t, dir, "cat-file", "blob", "refs/edits/s:a.txt"); blob != tc.agent {
+				t.Errorf("recorded %q, want the bytes unconverted %q", blob, tc.agent)
+			}
+			undo(t, s, "a.txt")
+			if got := string(readDisk(t, dir, "a.txt")); got != tc.person {
+				t.Errorf("after undo %q, want the person's exact bytes %q", got, tc.person)
+			}
+			write(t, s, "a.txt", []byte(tc.agent))
+			// The session first touched the file with the sync commit of
+			// the person's bytes: they are its state before the session.
+			rollback(t, s, "a.txt", false)
+			if got := string(readDisk(t, dir, "a.txt")); got != tc.person {
+				t.Errorf("after rollback %q, want the person's exact bytes %q", got, tc.person)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
+
+// TestConvertedFileChangedOutside: a person's change to a converted file
+// is recorded as a sync commit in the clean form, so the edit commit's
+// diff is only the edit.
+func TestConvertedFileChangedOutside(t *testing.T) {
+	dir := convRepo(t, [][2]string{{"core.autocrlf", "true"}}, "", map[string][]byte{"a.txt": []byte("one\r\ntwo\r\n")})
+	s := openSession(t, dir)
+	gittest.WriteFile(t, dir, "a.txt", "one\r\ntwo\r\nmine\r\n")
+	out := write(t, s, "a.txt", []byte("ONE\r\ntwo\r\nmine\r\n"))
+	if out.Sync.IsZero() {
+		t.Fatal("the person's change was not recorded first")
+	}
+	if got := gittest.Git(t, dir, "cat-file", "blob", out.Sync.String()+":a.txt"); got != "one\ntwo\nmine\n" {
+		t.Errorf("sync commit recorded %q, want the clean form", got)
+	}
+	if got := gittest.Git(t, dir, "diff", "--stat", out.Sync.String(), out.Commit.String()); !strings.Contains(got, "1 insertion(+), 1 deletion(-)") {
+		t.Errorf("the edit commit is not just the edit:\n%s", got)
+	}
+	undo(t, s, "a.txt")
+	if got := gittest.ReadFile(t, dir, "a.txt"); got != "one\r\ntwo\r\nmine\r\n" {
+		t.Errorf("after undo %q, want the person's bytes", got)
+	}
+	gittest.Fsck(t, dir)
+}

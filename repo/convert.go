@@ -1,0 +1,326 @@
+package repo
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
+)
+
+// ErrConversion is returned when git's own conversion of a file between
+// the worktree and the object store (eol, a filter driver, git-lfs,
+// working-tree-encoding) fails. The error carries git's message; `git add
+// PATH` shows the same failure.
+var ErrConversion = errors.New("git's conversion of the file failed")
+
+// Conversions answers, for the paths of one operation, whether git converts
+// a file between the worktree and the object store, and performs those
+// conversions through git itself: `git add` stores the cleaned blob, and
+// `git checkout` writes the smudged bytes. What decides it is read once per
+// Conversions: core.autocrlf, and the attributes text, eol, crlf, filter,
+// ident and working-tree-encoding from the attribute files (the system and
+// global ones, every .gitattributes from the top down to the file's
+// directory, and $GIT_COMMON_DIR/info/attributes). Make one per operation:
+// a person may change those files between operations.
+//
+// When no conversion applies to a path (the common case) nothing runs: the
+// bytes on disk are the blob. When one may apply, git decides the rest
+// (whether text=auto finds text, whether a filter driver is configured):
+// Applies errs on the side of asking git, which then returns the bytes
+// unchanged when it converts nothing.
+type Conversions struct {
+	r        *Repo
+	autocrlf string // core.autocrlf: "true", "input" or "" (false)
+	// low holds the system and global attributes, info the repository's
+	// info/attributes: lowest and highest precedence.
+	low, info []gitattributes.MatchAttribute
+	// dirs caches each directory's .gitattributes (nil: none).
+	dirs map[string][]gitattributes.MatchAttribute
+	// inputs hashes the attribute files read so far, for the key of the
+	// long-running smudge process.
+	inputs []byte
+}
+
+// builtinMacros are the macros git defines itself.
+const builtinMacros = "[attr]binary -diff -merge -text\n"
+
+// Conversions reads the settings that decide conversions (see
+// Conversions). Errors wrap ErrBadConfig for an unreadable config or
+// attribute file.
+func (r *Repo) Conversions() (*Conversions, error) {
+	c := &Conversions{r: r, dirs: map[string][]gitattributes.MatchAttribute{}}
+	v, ok, err := r.ConfigValue("core", "autocrlf")
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "input":
+			c.autocrlf = "input"
+		case "true", "yes", "on", "1":
+			c.autocrlf = "true"
+		}
+	}
+	c.low, _ = gitattributes.ReadAttributes(strings.NewReader(builtinMacros), nil, true)
+	var files []string
+	if !envBool("GIT_ATTR_NOSYSTEM") {
+		files = append(files, "/etc/gitattributes")
+	}
+	if g, err := r.globalAttributesFile(); err != nil {
+		return nil, err
+	} else if g != "" {
+		files = append(files, g)
+	}
+	for _, f := range files {
+		attrs, err := c.readAttrFile(f, nil)
+		if err != nil {
+			return nil, err
+		}
+		c.low = append(c.low, attrs...)
+	}
+	if c.info, err = c.readAttrFile(filepath.Join(r.CommonDir, "info", "attributes"), nil); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// globalAttributesFile is core.attributesFile, else git's default
+// $XDG_CONFIG_HOME/git/attributes (~/.config/git/attributes); "" if none.
+func (r *Repo) globalAttributesFile() (string, error) {
+	v, ok, err := r.ConfigValue("core", "attributesFile")
+	if err != nil {
+		return "", err
+	}
+	home, _ := os.UserHomeDir()
+	if ok && v != "" {
+		if rest, tilde := strings.CutPrefix(v, "~/"); tilde && home != "" {
+			v = filepath.Join(home, rest)
+		}
+		return v, nil
+	}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "git", "attributes"), nil
+	}
+	if home != "" {
+		return filepath.Join(home, ".config", "git", "attributes"), nil
+	}
+	return "", nil
+}
+
+// readAttrFile parses an attribute file outside the worktree; a missing
+// or unreadable one is none, as in git.
+func (c *Conversions) readAttrFile(p string, domain []string) ([]gitattributes.MatchAttribute, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, nil
+	}
+	return c.parse(p, b, domain)
+}
+
+func (c *Conversions) parse(name string, b []byte, domain []string) ([]gitattributes.MatchAttribute, error) {
+	h := sha1.Sum(b)
+	c.inputs = append(append(append(c.inputs, name...), 0), h[:]...)
+	// Macros are allowed only at the top level, as in git; elsewhere git
+	// ignores the line with a warning, so a bad line is skipped here too.
+	var out []gitattributes.MatchAttribute
+	for _, line := range strings.Split(string(b), "\n") {
+		m, err := gitattributes.ParseAttributesLine(line, domain, len(domain) == 0)
+		if err != nil || m.Name == "" {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// dirAttrs returns the patterns of dir's .gitattributes ("" is the top),
+// read through a directory handle like every worktree file; a symlinked
+// .gitattributes is ignored, as git ignores it.
+func (c *Conversions) dirAttrs(dir string) ([]gitattributes.MatchAttribute, error) {
+	if attrs, ok := c.dirs[dir]; ok {
+		return attrs, nil
+	}
+	rel := path.Join(dir, ".gitattributes")
+	f, err := ReadWorkFile(Path{Rel: rel, worktree: c.r.Top}, 0)
+	var attrs []gitattributes.MatchAttribute
+	switch {
+	case errors.Is(err, ErrNotRegular), errors.Is(err, ErrIsDirectory), errors.Is(err, ErrPathChanged), errors.Is(err, ErrPermission):
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	case f.Exists:
+		var domain []string
+		if dir != "" {
+			domain = strings.Split(dir, "/")
+		}
+		if attrs, err = c.parse(rel, f.Content, domain); err != nil {
+			return nil, err
+		}
+	}
+	c.dirs[dir] = attrs
+	return attrs, nil
+}
+
+// convAttrs are the attributes that make git convert a file.
+var convAttrs = []string{"text", "eol", "crlf", "filter", "ident", "working-tree-encoding"}
+
+// attrs resolves convAttrs for rel as git does: the highest-precedence
+// match of each attribute wins, macros expand where set.
+func (c *Conversions) attrs(rel string) (map[string]gitattributes.Attribute, error) {
+	stack := append([]gitattributes.MatchAttribute(nil), c.low...)
+	dir := ""
+	parts := strings.Split(rel, "/")
+	for i := 0; ; i++ {
+		a, err := c.dirAttrs(dir)
+		if err != nil {
+			return nil, err
+		}
+		stack = append(stack, a...)
+		if i == len(parts)-1 {
+			break
+		}
+		dir = path.Join(dir, parts[i])
+	}
+	stack = append(stack, c.info...)
+	macros := map[string]gitattributes.MatchAttribute{}
+	for _, m := range stack {
+		if m.Pattern == nil {
+			macros[m.Name] = m
+		}
+	}
+	want := map[string]bool{}
+	for _, a := range convAttrs {
+		want[a] = true
+	}
+	out := map[string]gitattributes.Attribute{}
+	set := func(a gitattributes.Attribute) {
+		if _, done := out[a.Name()]; !done && want[a.Name()] {
+			out[a.Name()] = a
+		}
+	}
+	// go-git's Matcher lets a lower-precedence match overwrite a higher
+	// one when several attributes are asked for; resolve here instead.
+	for i := len(stack) - 1; i >= 0 && len(out) < len(want); i-- {
+		m := stack[i]
+		if m.Pattern == nil || !m.Pattern.Match(parts) {
+			continue
+		}
+		// Within one line, later attributes win.
+		for j := len(m.Attributes) - 1; j >= 0; j-- {
+			a := m.Attributes[j]
+			set(a)
+			if macro, ok := macros[a.Name()]; ok && a.IsSet() {
+				for _, ma := range macro.Attributes {
+					set(ma)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// Applies reports whether git may convert rel (slash-separated, relative
+// to the worktree top) between worktree and object store. False means the
+// bytes on disk are exactly the blob `git add` stores and the blob exactly
+// what `git checkout` writes.
+func (c *Conversions) Applies(rel string) (bool, error) {
+	a, err := c.attrs(rel)
+	if err != nil {
+		return false, err
+	}
+	valued := func(name string) bool {
+		x, ok := a[name]
+		return ok && x.IsValueSet() && x.Value() != ""
+	}
+	if x, ok := a["ident"]; ok && x.IsSet() {
+		return true, nil
+	}
+	if valued("filter") || valued("working-tree-encoding") {
+		return true, nil
+	}
+	text, crlf := a["text"], a["crlf"]
+	switch {
+	case text != nil && text.IsUnset(), text == nil && crlf != nil && crlf.IsUnset():
+		return false, nil // binary: no eol conversion
+	case text != nil && !text.IsUnspecified(), crlf != nil && !crlf.IsUnspecified(), valued("eol"):
+		return true, nil
+	}
+	return c.autocrlf != "", nil
+}
+
+// Cleaned is a file's content as `git add` stores it.
+type Cleaned struct {
+	Blob    plumbing.Hash
+	Content []byte
+}
+
+// Clean converts worktree bytes of rel as `git add` does, running `git
+// hash-object -w --path=rel --stdin` (git has no long-running form of it
+// that takes the bytes: --stdin-paths reads files, and refuses --path).
+// git writes the blob as a loose object, and git-lfs's filter puts the
+// content into .git/lfs/objects, as `git add` would; the returned content
+// lets the caller store the blob in its own batch too. Errors wrap
+// ErrConversion with git's message.
+func (c *Conversions) Clean(rel string, content []byte) (Cleaned, error) {
+	cmd := c.r.gitCommand("hash-object", "-w", "--path="+rel, "--stdin")
+	cmd.Stdin = bytes.NewReader(content)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		return Cleaned{}, fmt.Errorf("%w: %s: git hash-object: %v: %s; `git add %s` shows the same error: fix the filter or the attributes", ErrConversion, rel, err, strings.TrimSpace(stderr.String()), rel)
+	}
+	id := strings.TrimSpace(out.String())
+	if !plumbing.IsHash(id) {
+		return Cleaned{}, fmt.Errorf("%w: %s: git hash-object printed %q, not an object id", ErrConversion, rel, id)
+	}
+	h := plumbing.NewHash(id)
+	b, err := c.r.ReadBlob(h)
+	if err != nil {
+		return Cleaned{}, fmt.Errorf("%w: %s: the blob git stored cannot be read: %w", ErrConversion, rel, err)
+	}
+	return Cleaned{Blob: h, Content: b}, nil
+}
+
+// Smudge returns the bytes `git checkout` writes for blob at rel, through
+// a `git cat-file --batch --filters` process that the repository keeps
+// running between operations (see Repo.Close); it is restarted when the
+// config or an attribute file it read changed. The blob must be in the
+// object store on disk (not only in an operation's pending batch). Errors
+// wrap ErrConversion, or plumbing.ErrObjectNotFound when git does not have
+// the blob.
+func (c *Conversions) Smudge(rel string, blob plumbing.Hash) ([]byte, error) {
+	return c.r.smudger.smudge(c.r, c.key(), rel, blob)
+}
+
+// key names what the long-running process was started with: the attribute
+// files this Conversions read and the config files (which name the filter
+// drivers); a process started on other inputs may have cached them.
+func (c *Conversions) key() string {
+	h := sha1.New()
+	h.Write(c.inputs)
+	for _, f := range c.r.configFiles() {
+		b, _ := os.ReadFile(f)
+		fmt.Fprintf(h, "%s\x00%d\x00", f, len(b))
+		h.Write(b)
+	}
+	for _, v := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
+		fmt.Fprintf(h, "%s=%s\x00", v, os.Getenv(v))
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// gitCommand is git run on this repository and worktree, whatever the
+// environment names.
+func (r *Repo) gitCommand(args ...string) *exec.Cmd {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Top
+	cmd.Env = append(os.Environ(), "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.Top)
+	return cmd
+}

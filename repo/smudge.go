@@ -1,0 +1,177 @@
+package repo
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// smudger keeps one `git cat-file --batch --filters` process per
+// repository, so that a warm MCP server pays no process start per
+// conversion. Requests are "<blob> <path>" lines.
+//
+// The size git prints in the header is the blob's, not the filtered
+// content's (git 2.39 at least), so it cannot delimit the answer. Each
+// request is therefore followed by a line naming a random object id that
+// does not exist, which git answers with "<id> missing": the answer's
+// content ends right before it. Content cannot forge that line: the id is
+// chosen after the content exists, from 160 random bits.
+type smudger struct {
+	mu     sync.Mutex
+	key    string
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *tailBuffer
+}
+
+// tailBuffer keeps the last bytes a process wrote to standard error.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 4096 {
+		t.buf = t.buf[len(t.buf)-4096:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.buf))
+}
+
+// smudge answers one request, starting the process if none runs for key.
+// A path that cannot be written on one request line (a newline in it, or
+// leading blanks, which git strips) runs a process of its own.
+func (s *smudger) smudge(r *Repo, key, rel string, blob plumbing.Hash) ([]byte, error) {
+	if strings.ContainsAny(rel, "\n\r") || strings.TrimLeft(rel, " \t") != rel {
+		return smudgeOnce(r, rel, blob)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd != nil && s.key != key {
+		s.stop()
+	}
+	if s.cmd == nil {
+		if err := s.start(r, key); err != nil {
+			return nil, err
+		}
+	}
+	b, err := s.request(rel, blob)
+	if err != nil {
+		// The process may be dead or out of step: the next request
+		// starts a new one.
+		s.stop()
+	}
+	return b, err
+}
+
+func (s *smudger) start(r *Repo, key string) error {
+	cmd := r.gitCommand("cat-file", "--batch", "--filters")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return fmt.Errorf("%w: start git cat-file: %w", ErrConversion, err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("%w: start git cat-file: %w", ErrConversion, err)
+	}
+	s.stderr = &tailBuffer{}
+	cmd.Stderr = s.stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%w: start git cat-file: %w", ErrConversion, err)
+	}
+	s.cmd, s.in, s.out, s.key = cmd, in, bufio.NewReaderSize(out, 64<<10), key
+	return nil
+}
+
+// stop ends the process (closing its input makes cat-file exit) and waits
+// for it.
+func (s *smudger) stop() {
+	if s.cmd == nil {
+		return
+	}
+	s.in.Close()
+	_ = s.cmd.Wait()
+	s.cmd, s.in, s.out = nil, nil, nil
+}
+
+func (s *smudger) request(rel string, blob plumbing.Hash) ([]byte, error) {
+	var nonce [20]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return nil, err
+	}
+	sentinel := hex.EncodeToString(nonce[:])
+	fail := func(err error) ([]byte, error) {
+		msg := s.stderr.String()
+		if msg != "" {
+			msg = ": " + msg
+		}
+		return nil, fmt.Errorf("%w: %s: git cat-file --filters: %w%s; `git checkout -- %s` shows the same error: fix the filter or the attributes", ErrConversion, rel, err, msg, rel)
+	}
+	if _, err := fmt.Fprintf(s.in, "%s %s\n%s\n", blob, rel, sentinel); err != nil {
+		return fail(err)
+	}
+	header, err := s.out.ReadString('\n')
+	if err != nil {
+		return fail(err)
+	}
+	if strings.HasSuffix(header, " missing\n") {
+		// Read the sentinel's answer too, keeping the process in step.
+		if _, err := s.out.ReadString('\n'); err != nil {
+			return fail(err)
+		}
+		return nil, fmt.Errorf("smudge %s: blob %s: %w", rel, blob, plumbing.ErrObjectNotFound)
+	}
+	if f := strings.Fields(header); len(f) != 3 || f[0] != blob.String() || f[1] != "blob" {
+		return fail(fmt.Errorf("unexpected answer %q", strings.TrimSpace(header)))
+	}
+	end := []byte("\n" + sentinel + " missing\n")
+	var buf []byte
+	chunk := make([]byte, 64<<10)
+	for !bytes.HasSuffix(buf, end) {
+		n, err := s.out.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if err != nil && !bytes.HasSuffix(buf, end) {
+			return fail(err)
+		}
+	}
+	return buf[:len(buf)-len(end)], nil
+}
+
+// smudgeOnce runs `git cat-file --filters --path=rel blob`: one process.
+func smudgeOnce(r *Repo, rel string, blob plumbing.Hash) ([]byte, error) {
+	cmd := r.gitCommand("cat-file", "--filters", "--path="+rel, blob.String())
+	var out bytes.Buffer
+	stderr := &tailBuffer{}
+	cmd.Stdout, cmd.Stderr = &out, stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%w: %s: git cat-file --filters: %w: %s", ErrConversion, rel, err, stderr.String())
+	}
+	return out.Bytes(), nil
+}
+
+// Close stops the processes the repository keeps running for conversions
+// (see Conversions.Smudge). The repository stays usable: a later
+// conversion starts a new one.
+func (r *Repo) Close() error {
+	r.smudger.mu.Lock()
+	defer r.smudger.mu.Unlock()
+	r.smudger.stop()
+	return nil
+}

@@ -1,0 +1,96 @@
+package session
+
+import (
+	"bytes"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Files the repository converts between worktree and object store (see
+// repo.Conversions) are recorded as `git add` would record them and
+// written back as `git checkout` would write them, so that the session's
+// diff against HEAD shows only what changed. Byte fidelity comes first:
+// bytes that git's conversion does not give back (clean, then smudge) are
+// recorded unconverted and named in the commit's Edit-Raw trailer, and
+// written back as they are.
+
+// worktreeForm is path as commit h records it, in the bytes the session
+// writes back: the blob itself when no conversion applies or the commit
+// that last recorded path marked it Edit-Raw, else what `git checkout`
+// writes for the blob. converted reports whether a conversion applies (none
+// does when conv is nil).
+func (s *Session) worktreeForm(conv *repo.Conversions, h plumbing.Hash, path string, e repo.Entry) (f repo.FileState, converted bool, err error) {
+	if !e.Exists() {
+		return repo.FileState{Path: path}, false, nil
+	}
+	if conv != nil {
+		if converted, err = conv.Applies(path); err != nil {
+			return repo.FileState{}, false, err
+		}
+	}
+	if !converted {
+		f, err = s.Repo.FileOf(path, e)
+		return f, false, err
+	}
+	raw, err := s.rawAt(h, path)
+	if err != nil {
+		return repo.FileState{}, true, err
+	}
+	if raw {
+		f, err = s.Repo.FileOf(path, e)
+		return f, true, err
+	}
+	b, err := conv.Smudge(path, e.Hash)
+	if err != nil {
+		return repo.FileState{}, true, err
+	}
+	return repo.FileState{Path: path, Exists: true, Content: b, Mode: e.Mode}, true, nil
+}
+
+// rawAt reports whether the session's last commit up to h that recorded
+// path recorded it unconverted (Edit-Raw).
+func (s *Session) rawAt(h plumbing.Hash, path string) (bool, error) {
+	last, err := s.LastTouches(h, []string{path})
+	if err != nil {
+		return false, err
+	}
+	c, ok := last[path]
+	if !ok {
+		return false, nil
+	}
+	commit, _, err := s.ReadCommit(c)
+	if err != nil {
+		return false, err
+	}
+	return commit.Meta.IsRaw(path), nil
+}
+
+// storeContent stores worktree bytes of path as the blob the session
+// records. Without a conversion that is the bytes themselves. With one, it
+// is the blob `git add` stores, unless checking that blob out does not give
+// the bytes back: then the bytes themselves, and raw is true (the commit
+// names the path in Edit-Raw).
+func (s *Session) storeContent(tx *Tx, path string, content []byte) (blob plumbing.Hash, raw bool, err error) {
+	if !tx.converted[path] {
+		blob, err = s.Repo.StoreBlob(content)
+		return blob, false, err
+	}
+	cl, err := tx.conv.Clean(path, content)
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	back, err := tx.conv.Smudge(path, cl.Blob)
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	if !bytes.Equal(back, content) {
+		blob, err = s.Repo.StoreBlob(content)
+		return blob, true, err
+	}
+	// Also in the operation's kept pack: git wrote the blob loose, where
+	// a concurrent `git gc --prune=now` could remove it before the ref
+	// names it.
+	blob, err = s.Repo.StoreBlob(cl.Content)
+	return blob, false, err
+}
