@@ -417,3 +417,46 @@ func TestConvertedFileChangedOutside(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// TestConvertedCRLFBlobKeptAsGitAddKeepsIt: a file committed with CRLF in
+// the blob, in a repository that later turns on core.autocrlf or text=auto,
+// is kept with CRLF by `git add` (git's "safer autocrlf": a CR in the
+// index's blob turns the CRLF to LF step off). The session records the
+// same, so its diff from HEAD is the agent's line only, not a whole-file
+// line-ending rewrite.
+func TestConvertedCRLFBlobKeptAsGitAddKeepsIt(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		config     [][2]string
+		attributes string
+	}{
+		{name: "core.autocrlf=true", config: [][2]string{{"core.autocrlf", "true"}}},
+		{name: "core.autocrlf=input", config: [][2]string{{"core.autocrlf", "input"}}},
+		{name: "text=auto", attributes: "*.txt text=auto\n"},
+		{name: "text=auto eol=crlf", attributes: "*.txt text=auto eol=crlf\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := convRepo(t, nil, "", map[string][]byte{"a.txt": []byte("one\r\ntwo\r\nthree\r\n")})
+			for _, kv := range tc.config {
+				gittest.Git(t, dir, "config", kv[0], kv[1])
+			}
+			if tc.attributes != "" {
+				gittest.WriteFile(t, dir, ".git/info/attributes", tc.attributes)
+			}
+			s := openSession(t, dir)
+			before := readDisk(t, dir, "a.txt")
+			out := write(t, s, "a.txt", []byte("one\r\nTWO\r\nthree\r\n"))
+			if !out.Sync.IsZero() {
+				t.Errorf("a sync commit although the person changed nothing")
+			}
+			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), byHand(t, dir, "a.txt"); got != hand {
+				t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows for the same change:\n%s", got, hand)
+			}
+			undo(t, s, "a.txt")
+			if got := readDisk(t, dir, "a.txt"); !bytes.Equal(got, before) {
+				t.Errorf("after undo %q, want %q", got, before)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}

@@ -255,6 +255,43 @@ func (c *Conversions) Applies(rel string) (bool, error) {
 	return c.autocrlf != "", nil
 }
 
+// OnlyAutoEOL reports whether the only conversion git may apply to rel is
+// the automatic line-ending one: text=auto, or core.autocrlf where no text,
+// crlf or eol attribute decides, and no filter, ident or
+// working-tree-encoding. `git add` skips that conversion when the index's
+// blob for rel holds a CR (git's "safer autocrlf"), which `git hash-object`,
+// reading no index, cannot know: the caller decides (see Clean).
+func (c *Conversions) OnlyAutoEOL(rel string) (bool, error) {
+	a, err := c.attrs(rel)
+	if err != nil {
+		return false, err
+	}
+	if x, ok := a["ident"]; ok && x.IsSet() {
+		return false, nil
+	}
+	for _, name := range []string{"filter", "working-tree-encoding"} {
+		if x, ok := a[name]; ok && x.IsValueSet() && x.Value() != "" {
+			return false, nil
+		}
+	}
+	// As convert.c's convert_attrs: text, else crlf, decides; then eol;
+	// then core.autocrlf.
+	action := a["text"]
+	if action == nil || action.IsUnspecified() {
+		action = a["crlf"]
+	}
+	switch {
+	case action != nil && action.IsValueSet() && action.Value() == "auto":
+		return true, nil
+	case action != nil && !action.IsUnspecified():
+		return false, nil // text, binary or input: not automatic
+	}
+	if x, ok := a["eol"]; ok && x.IsValueSet() && (x.Value() == "lf" || x.Value() == "crlf") {
+		return false, nil // eol alone makes the file text
+	}
+	return c.autocrlf != "", nil
+}
+
 // Cleaned is a file's content as `git add` stores it.
 type Cleaned struct {
 	Blob    plumbing.Hash
@@ -266,10 +303,24 @@ type Cleaned struct {
 // that takes the bytes: --stdin-paths reads files, and refuses --path).
 // git writes the blob as a loose object, and git-lfs's filter puts the
 // content into .git/lfs/objects, as `git add` would; the returned content
-// lets the caller store the blob in its own batch too. Errors wrap
+// lets the caller store the blob in its own batch too. indexCR says that
+// the index's blob for rel holds a CR: where OnlyAutoEOL, `git add` then
+// stores the bytes unconverted, and so does Clean. Errors wrap
 // ErrConversion with git's message.
-func (c *Conversions) Clean(rel string, content []byte) (Cleaned, error) {
-	cmd := c.r.gitCommand("hash-object", "-w", "--path="+rel, "--stdin")
+func (c *Conversions) Clean(rel string, content []byte, indexCR bool) (Cleaned, error) {
+	args := []string{"hash-object", "-w", "--path=" + rel, "--stdin"}
+	if indexCR {
+		only, err := c.OnlyAutoEOL(rel)
+		if err != nil {
+			return Cleaned{}, err
+		}
+		if only {
+			// git stores them literally; the blob is still written by
+			// git, for Smudge to read.
+			args = []string{"hash-object", "-w", "--no-filters", "--stdin"}
+		}
+	}
+	cmd := c.r.gitCommand(args...)
 	cmd.Stdin = bytes.NewReader(content)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr

@@ -5,6 +5,7 @@ import (
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // Files the repository converts between worktree and object store (see
@@ -76,7 +77,11 @@ func (s *Session) storeContent(tx *Tx, path string, content []byte) (blob plumbi
 		blob, err = s.Repo.StoreBlob(content)
 		return blob, false, err
 	}
-	cl, err := tx.conv.Clean(path, content)
+	indexCR, err := s.headHasCR(tx, path)
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	cl, err := tx.conv.Clean(path, content, indexCR)
 	if err != nil {
 		return plumbing.ZeroHash, false, err
 	}
@@ -93,4 +98,28 @@ func (s *Session) storeContent(tx *Tx, path string, content []byte) (blob plumbi
 	// names it.
 	blob, err = s.Repo.StoreBlob(cl.Content)
 	return blob, false, err
+}
+
+// headHasCR reports whether HEAD's blob for path holds a CR, standing for
+// the index's blob that `git add` consults (see repo.Conversions.Clean):
+// the index of an unstaged file is HEAD's, and the session's own record is
+// not an index (it may hold Edit-Raw bytes). Read only where the automatic
+// line-ending conversion is the only one.
+func (s *Session) headHasCR(tx *Tx, path string) (bool, error) {
+	if only, err := tx.conv.OnlyAutoEOL(path); err != nil || !only {
+		return false, err
+	}
+	tree, err := s.Repo.TreeOf(tx.Base)
+	if err != nil {
+		return false, err
+	}
+	e, err := s.Repo.EntryAt(tree, path)
+	if err != nil || !e.Exists() || e.Mode == filemode.Symlink || e.Mode == filemode.Submodule {
+		return false, err
+	}
+	b, err := s.Repo.ReadBlob(e.Hash)
+	if err != nil {
+		return false, err
+	}
+	return bytes.IndexByte(b, '\r') >= 0, nil
 }
