@@ -5,11 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	"github.com/git-edit/git-edit/history"
@@ -455,6 +457,57 @@ func TestConvertedCRLFBlobKeptAsGitAddKeepsIt(t *testing.T) {
 			undo(t, s, "a.txt")
 			if got := readDisk(t, dir, "a.txt"); !bytes.Equal(got, before) {
 				t.Errorf("after undo %q, want %q", got, before)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
+
+// TestConversionFilterFailsOrHangs: a filter that fails or never ends
+// refuses the edit with git's reason or the call's deadline, within the
+// deadline, and leaves the file, the session ref and the edit lock as they
+// were: the same edit succeeds once the filter is fixed.
+func TestConversionFilterFailsOrHangs(t *testing.T) {
+	for _, tc := range []struct {
+		name, key, cmd string
+		want           error
+	}{
+		{"clean hangs", "filter.f.clean", "sleep 20; cat", context.DeadlineExceeded},
+		{"smudge hangs", "filter.f.smudge", "sleep 20; cat", context.DeadlineExceeded},
+		{"clean fails", "filter.f.clean", "exit 3", repo.ErrConversion},
+		{"smudge fails", "filter.f.smudge", "exit 3", repo.ErrConversion},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := convRepo(t, [][2]string{{"filter.f.clean", "cat"}, {"filter.f.smudge", "cat"}, {"filter.f.required", "true"}},
+				"*.txt filter=f\n", map[string][]byte{"a.txt": []byte("one\ntwo\n")})
+			s := openSession(t, dir)
+			gittest.Git(t, dir, "config", tc.key, tc.cmd)
+			p, err := s.Repo.Resolve(s.Repo.Top, "a.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			start := time.Now()
+			_, err = s.Apply(ctx, []repo.Path{p}, session.RecordOutside, func(*session.Tx) (session.Plan, error) {
+				return session.Plan{Changes: []session.Change{{Path: "a.txt", Content: []byte("one\nTWO\n")}}, Meta: session.Meta{Op: session.OpEdit, Tool: "test.edit"}}, nil
+			})
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("the edit took %v, past its 1s deadline", took)
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if got := string(readDisk(t, dir, "a.txt")); got != "one\ntwo\n" {
+				t.Errorf("disk %q after the refusal", got)
+			}
+			if out := gittest.Git(t, dir, "for-each-ref", "refs/edits/"); out != "" {
+				t.Errorf("refs after the refusal:\n%s", out)
+			}
+			gittest.Git(t, dir, "config", tc.key, "cat")
+			write(t, s, "a.txt", []byte("one\nTWO\n"))
+			if got := string(readDisk(t, dir, "a.txt")); got != "one\nTWO\n" {
+				t.Errorf("disk %q after the edit with the filter fixed", got)
 			}
 			gittest.Fsck(t, dir)
 		})

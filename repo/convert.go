@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha1"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
@@ -47,6 +50,17 @@ type Conversions struct {
 	// inputs hashes the attribute files read so far, for the key of the
 	// long-running smudge process.
 	inputs []byte
+	// ctx bounds the git processes (and the filters they run): a filter
+	// that never ends must not keep the edit lock past the call.
+	ctx context.Context
+}
+
+// WithContext makes c's conversions end when ctx does: the git process and
+// the filters it started are killed, and the conversion fails with an
+// error wrapping ErrConversion and ctx.Err(). It returns c.
+func (c *Conversions) WithContext(ctx context.Context) *Conversions {
+	c.ctx = ctx
+	return c
 }
 
 // builtinMacros are the macros git defines itself.
@@ -56,7 +70,7 @@ const builtinMacros = "[attr]binary -diff -merge -text\n"
 // Conversions). Errors wrap ErrBadConfig for an unreadable config or
 // attribute file.
 func (r *Repo) Conversions() (*Conversions, error) {
-	c := &Conversions{r: r, dirs: map[string][]gitattributes.MatchAttribute{}}
+	c := &Conversions{r: r, dirs: map[string][]gitattributes.MatchAttribute{}, ctx: context.Background()}
 	v, ok, err := r.ConfigValue("core", "autocrlf")
 	if err != nil {
 		return nil, err
@@ -320,11 +334,15 @@ func (c *Conversions) Clean(rel string, content []byte, indexCR bool) (Cleaned, 
 			args = []string{"hash-object", "-w", "--no-filters", "--stdin"}
 		}
 	}
-	cmd := c.r.gitCommand(args...)
+	cmd := c.r.gitCommand(c.ctx, args...)
+	boundBy(cmd)
 	cmd.Stdin = bytes.NewReader(content)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
+		if c.ctx.Err() != nil {
+			return Cleaned{}, fmt.Errorf("%w: %s: git hash-object (the clean filter) did not finish in time, and was stopped: %w; check the filter with `git add %s`", ErrConversion, rel, c.ctx.Err(), rel)
+		}
 		return Cleaned{}, fmt.Errorf("%w: %s: git hash-object: %v: %s; `git add %s` shows the same error: fix the filter or the attributes", ErrConversion, rel, err, strings.TrimSpace(stderr.String()), rel)
 	}
 	id := strings.TrimSpace(out.String())
@@ -347,7 +365,7 @@ func (c *Conversions) Clean(rel string, content []byte, indexCR bool) (Cleaned, 
 // wrap ErrConversion, or plumbing.ErrObjectNotFound when git does not have
 // the blob.
 func (c *Conversions) Smudge(rel string, blob plumbing.Hash) ([]byte, error) {
-	return c.r.smudger.smudge(c.r, c.key(), rel, blob)
+	return c.r.smudger.smudge(c.ctx, c.r, c.key(), rel, blob)
 }
 
 // key names what the long-running process was started with: the attribute
@@ -368,10 +386,34 @@ func (c *Conversions) key() string {
 }
 
 // gitCommand is git run on this repository and worktree, whatever the
-// environment names.
-func (r *Repo) gitCommand(args ...string) *exec.Cmd {
-	cmd := exec.Command("git", args...)
+// environment names, until ctx ends.
+func (r *Repo) gitCommand(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = r.Top
 	cmd.Env = append(os.Environ(), "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.Top)
 	return cmd
+}
+
+// ownGroup starts cmd in a process group of its own, so that killGroup
+// ends the filters git started too: they hold git's pipes, and would keep
+// a reader waiting after git itself is gone.
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killGroup kills a process started with ownGroup, and its children.
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// boundBy makes a one-shot cmd, made with exec.CommandContext, end with
+// the filters it runs when its context does; WaitDelay stops Wait waiting
+// on pipes a survivor may hold.
+func boundBy(cmd *exec.Cmd) {
+	ownGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = time.Second
 }

@@ -3,6 +3,7 @@ package repo
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -29,6 +31,7 @@ type smudger struct {
 	key    string
 	cmd    *exec.Cmd
 	in     io.WriteCloser
+	pipe   io.ReadCloser // under out
 	out    *bufio.Reader
 	stderr *tailBuffer
 }
@@ -58,9 +61,15 @@ func (t *tailBuffer) String() string {
 // smudge answers one request, starting the process if none runs for key.
 // A path that cannot be written on one request line (a newline in it, or
 // leading blanks, which git strips) runs a process of its own.
-func (s *smudger) smudge(r *Repo, key, rel string, blob plumbing.Hash) ([]byte, error) {
+//
+// When ctx ends first, the process and the filters it runs are killed, and
+// the error wraps ctx.Err(); the next request starts a new process.
+func (s *smudger) smudge(ctx context.Context, r *Repo, key, rel string, blob plumbing.Hash) ([]byte, error) {
 	if strings.ContainsAny(rel, "\n\r") || strings.TrimLeft(rel, " \t") != rel {
-		return smudgeOnce(r, rel, blob)
+		return smudgeOnce(ctx, r, rel, blob)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrConversion, rel, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -72,17 +81,33 @@ func (s *smudger) smudge(r *Repo, key, rel string, blob plumbing.Hash) ([]byte, 
 			return nil, err
 		}
 	}
+	// A filter that never answers leaves request blocked on the pipe:
+	// killing the group and closing the pipe ends the read.
+	cmd, pipe := s.cmd, s.pipe
+	stopKill := context.AfterFunc(ctx, func() {
+		_ = killGroup(cmd)
+		pipe.Close()
+	})
 	b, err := s.request(rel, blob)
+	if !stopKill() {
+		err = fmt.Errorf("%w: %s: git cat-file --filters (the smudge filter) did not finish in time, and was stopped: %w; check the filter with `git checkout -- %s`", ErrConversion, rel, ctx.Err(), rel)
+		b = nil
+	}
 	if err != nil {
-		// The process may be dead or out of step: the next request
-		// starts a new one.
+		// The process may be dead, out of step or still writing (which
+		// would block its exit on a pipe nobody reads): kill it, and the
+		// next request starts a new one.
+		_ = killGroup(s.cmd)
 		s.stop()
 	}
 	return b, err
 }
 
 func (s *smudger) start(r *Repo, key string) error {
-	cmd := r.gitCommand("cat-file", "--batch", "--filters")
+	// Not bound to one operation's context: the process outlives it.
+	cmd := r.gitCommand(context.Background(), "cat-file", "--batch", "--filters")
+	ownGroup(cmd)
+	cmd.WaitDelay = time.Second
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return fmt.Errorf("%w: start git cat-file: %w", ErrConversion, err)
@@ -96,7 +121,7 @@ func (s *smudger) start(r *Repo, key string) error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%w: start git cat-file: %w", ErrConversion, err)
 	}
-	s.cmd, s.in, s.out, s.key = cmd, in, bufio.NewReaderSize(out, 64<<10), key
+	s.cmd, s.in, s.pipe, s.out, s.key = cmd, in, out, bufio.NewReaderSize(out, 64<<10), key
 	return nil
 }
 
@@ -108,7 +133,7 @@ func (s *smudger) stop() {
 	}
 	s.in.Close()
 	_ = s.cmd.Wait()
-	s.cmd, s.in, s.out = nil, nil, nil
+	s.cmd, s.in, s.pipe, s.out = nil, nil, nil, nil
 }
 
 func (s *smudger) request(rel string, blob plumbing.Hash) ([]byte, error) {
@@ -155,8 +180,9 @@ func (s *smudger) request(rel string, blob plumbing.Hash) ([]byte, error) {
 }
 
 // smudgeOnce runs `git cat-file --filters --path=rel blob`: one process.
-func smudgeOnce(r *Repo, rel string, blob plumbing.Hash) ([]byte, error) {
-	cmd := r.gitCommand("cat-file", "--filters", "--path="+rel, blob.String())
+func smudgeOnce(ctx context.Context, r *Repo, rel string, blob plumbing.Hash) ([]byte, error) {
+	cmd := r.gitCommand(ctx, "cat-file", "--filters", "--path="+rel, blob.String())
+	boundBy(cmd)
 	var out bytes.Buffer
 	stderr := &tailBuffer{}
 	cmd.Stdout, cmd.Stderr = &out, stderr

@@ -151,7 +151,7 @@ func (s *Session) Apply(ctx context.Context, paths []repo.Path, policy OutsidePo
 
 // applyOnce is one attempt of Apply, under the edit lock.
 func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
-	tx, recorded, err := s.begin(paths)
+	tx, recorded, err := s.begin(ctx, paths)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -280,7 +280,7 @@ var conversionsOff bool
 
 // begin reads the session's state and the paths' disk state under the lock.
 // recorded holds each path's entry in the session's record.
-func (s *Session) begin(paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
+func (s *Session) begin(ctx context.Context, paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
 	tip, err := s.Tip()
 	if err != nil {
 		return nil, nil, err
@@ -294,6 +294,7 @@ func (s *Session) begin(paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
 		if conv, err = s.Repo.Conversions(); err != nil {
 			return nil, nil, err
 		}
+		conv.WithContext(ctx)
 	}
 	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}, conv: conv, converted: map[string]bool{}}
 	tree, err := s.Repo.TreeOf(tx.Head())
