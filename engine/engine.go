@@ -139,7 +139,14 @@ func (e *Engine) Call(ctx context.Context, name string, args []byte) (Result, er
 // nested repository, that repository's (same session name, its own config),
 // so the edit is recorded where the file is versioned.
 func (e *Engine) locate(arg string) (*Engine, repo.Path, error) {
-	p, err := e.Repo.Resolve(e.Root, arg)
+	return e.locateBy(arg, (*repo.Repo).Resolve)
+}
+
+// locateBy is locate and locateRecorded: resolve confines arg in one
+// repository; a path inside a nested repository is resolved again, the
+// same way, by that repository's engine.
+func (e *Engine) locateBy(arg string, resolve func(r *repo.Repo, root, arg string) (repo.Path, error)) (*Engine, repo.Path, error) {
+	p, err := resolve(e.Repo, e.Root, arg)
 	var nested *repo.NestedRepoError
 	if !errors.As(err, &nested) {
 		return e, p, err
@@ -148,7 +155,7 @@ func (e *Engine) locate(arg string) (*Engine, repo.Path, error) {
 	if err != nil {
 		return nil, repo.Path{}, err
 	}
-	return sub.locate(arg)
+	return sub.locateBy(arg, resolve)
 }
 
 // nestedEngine returns the engine of the nested repository or submodule

@@ -128,16 +128,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 // repo.ResolveRecorded), so the history operation never acts on the file a
 // link points to.
 func (e *Engine) locateRecorded(arg string) (*Engine, repo.Path, error) {
-	p, err := e.Repo.ResolveRecorded(e.Root, arg)
-	var nested *repo.NestedRepoError
-	if !errors.As(err, &nested) {
-		return e, p, err
-	}
-	sub, err := e.nestedEngine(nested.Top)
-	if err != nil {
-		return nil, repo.Path{}, err
-	}
-	return sub.locateRecorded(arg)
+	return e.locateBy(arg, (*repo.Repo).ResolveRecorded)
 }
 
 // Rollback returns every path the session touched to its state before the
