@@ -22,6 +22,7 @@ func TestApplyPatchMoveAndDeleteAreUndoneAsOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { e.Close() })
 	ctx := context.Background()
 	res, err := e.Call(ctx, "apply_patch", args)
 	if err != nil || !res.OK {

@@ -30,6 +30,7 @@ func TestAttackHistoryRacesSymlinkSwap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { e.Close() })
 	ctx := context.Background()
 	call := func(args string) {
 		t.Helper()

@@ -92,6 +92,7 @@ func TestAttackInvalidUTF8ArgumentsChangeNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			t.Cleanup(func() { e.Close() })
 			person := gittest.Snapshot(t, dir)
 			before := observe(t, dir)
 			for _, bad := range badText {

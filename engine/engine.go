@@ -122,7 +122,35 @@ func Call(ctx context.Context, opts Options, name string, args []byte) (Result, 
 	if err != nil {
 		return t.Refuse(err), nil
 	}
+	// The answer is already made: a process that will not stop cannot
+	// change it, and Close waits for it anyway.
+	defer e.Close()
 	return t.Run(ctx, workspace{e: e, tool: t.Name}, args), nil
+}
+
+// Close stops the processes the engine keeps running for git's
+// conversions between worktree and object store (the long-running `git
+// cat-file --batch --filters` of its repository, and of every nested
+// repository it opened; see repo.Repo.Close), and waits for them to exit.
+// Call it when done with the engine: the CLI after its call, the MCP
+// server when it shuts down.
+//
+// The engine stays usable after Close: a later call that converts a file
+// starts a new process, which a later Close stops again. Calls running
+// while Close runs are not refused; Close waits for a conversion in flight
+// to finish.
+func (e *Engine) Close() error {
+	e.nestedMu.Lock()
+	subs := make([]*Engine, 0, len(e.nested))
+	for _, sub := range e.nested {
+		subs = append(subs, sub)
+	}
+	e.nestedMu.Unlock()
+	errs := []error{e.Repo.Close()}
+	for _, sub := range subs {
+		errs = append(errs, sub.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Call runs tool on an opened engine, as the package-level Call does.

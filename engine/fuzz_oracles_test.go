@@ -88,6 +88,7 @@ func (r *fuzzRepo) revert(t *testing.T, c fuzzCall, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer e.Close()
 	log, err := e.Log(1, nil, false)
 	if err != nil || len(log) != 1 {
 		t.Fatalf("log of the session after %s %s: %v %v", c.tool, quoteArgs(c.args), log, err)

@@ -160,9 +160,7 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 	if err != nil {
 		return res, err
 	}
-	for _, f := range rb.Targets {
-		res.Paths = append(res.Paths, f.Path)
-	}
+	res.Paths = rb.Paths
 	paths, err := e.historyPaths(res.Paths, "rollback")
 	if err != nil {
 		return res, err

@@ -181,7 +181,9 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 		if len(only) > 0 && !only[p] {
 			continue
 		}
-		before, err := history.BeforeSession(e.Session, first[p], p)
+		// The stored blobs on both sides, as `git diff` shows them: the
+		// view writes nothing, so it runs no conversion.
+		before, err := history.BeforeSession(e.Repo, first[p], p)
 		if err != nil {
 			return "", err
 		}

@@ -36,6 +36,7 @@ func TestLogSortsSessionsByInstant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(func() { e.Close() })
 		res, err := e.Call(context.Background(), "text_editor", []byte(`{"command":"create","path":"`+s.name+`.txt","file_text":"x\n"}`))
 		if err != nil || !res.OK {
 			t.Fatalf("session %s: %v %s", s.name, err, res.Text)
@@ -47,6 +48,7 @@ func TestLogSortsSessionsByInstant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { e.Close() })
 	entries, err := e.Log(0, nil, true)
 	if err != nil {
 		t.Fatal(err)

@@ -188,6 +188,7 @@ func TestAttackGitDirEditLandsInTheNamedRepository(t *testing.T) {
 			// undo of g.txt is recorded there too, never where GIT_DIR points.
 			e, err := engine.Open(engine.Options{Root: tt.root, Session: "s"})
 			must(t, err)
+			t.Cleanup(func() { e.Close() })
 			if _, err := e.Undo(context.Background(), "nested/g.txt", false); err != nil {
 				t.Fatalf("undo nested/g.txt: %v", err)
 			}
@@ -219,6 +220,7 @@ func TestAttackWorktreeConfigReachesTheEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(func() { e.Close() })
 		size := strings.TrimSpace(gitEnv(t, dir, "config", "--get", "edit.maxFileSize"))
 		read, _ := exec.Command("git", "-C", dir, "config", "--type=bool", "--get", "edit.requireRead").Output()
 		requireRead := strings.TrimSpace(string(read)) != "false" // unset: git-edit's default, true

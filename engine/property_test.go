@@ -1059,6 +1059,7 @@ func (s *propSession) historyStepOn(kind, path string) {
 	if err != nil {
 		s.fatalf("open: %v", err)
 	}
+	defer e.Close()
 	before, tip := maps.Clone(s.disk), s.tip()
 	op := e.Undo
 	if redo {
@@ -1170,6 +1171,7 @@ func (s *propSession) rollbackStep() {
 	if err != nil {
 		s.fatalf("open: %v", err)
 	}
+	defer e.Close()
 	before, tip := maps.Clone(s.disk), s.tip()
 	_, err = e.Rollback(context.Background(), to, force)
 	outcome := "ok"

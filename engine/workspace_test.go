@@ -99,6 +99,7 @@ func TestWorkspaceChange(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			t.Cleanup(func() { e.Close() })
 			refs := gittest.Git(t, dir, "for-each-ref")
 			out, err := e.Workspace("test").Change(context.Background(), dialect.ChangeRequest{Tool: "test", Paths: tc.paths, Plan: tc.plan})
 			switch {
@@ -135,6 +136,7 @@ func TestWorkspaceSeen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(func() { e.Close() })
 		var got dialect.Seen
 		_, err = e.Workspace("test").Change(context.Background(), dialect.ChangeRequest{Tool: "test", Paths: []string{"a.txt"}, CheckSeen: true,
 			Plan: func(f []dialect.File) (dialect.Plan, error) { got = f[0].Seen; return dialect.Plan{}, nil }})
@@ -148,6 +150,7 @@ func TestWorkspaceSeen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(func() { e.Close() })
 		return e.Workspace("test")
 	}
 	if got := seen(t); got != dialect.SeenNever {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -512,4 +513,135 @@ func TestConversionFilterFailsOrHangs(t *testing.T) {
 			gittest.Fsck(t, dir)
 		})
 	}
+}
+
+// hangOnMark is a smudge filter that hangs on content holding HANG and is
+// a round trip otherwise: the transaction's own checks of the tip pass, and
+// only history's read of the older version hangs.
+const hangOnMark = `f=$(mktemp); cat >"$f"; if grep -q HANG "$f"; then sleep 20; fi; cat "$f"; rm -f "$f"`
+
+// TestHistoryReadsEndWithTheCall: the smudge of the version an undo or a
+// rollback writes back runs under the call's context. A smudge filter that
+// hangs there is stopped at the deadline: the operation is refused with
+// nothing changed (disk, ref), and the lock is released (the same
+// operation succeeds once the filter is fixed).
+func TestHistoryReadsEndWithTheCall(t *testing.T) {
+	for _, op := range []string{"undo", "rollback"} {
+		t.Run(op, func(t *testing.T) {
+			dir := convRepo(t, [][2]string{{"filter.f.clean", "cat"}, {"filter.f.smudge", "cat"}, {"filter.f.required", "true"}},
+				"*.txt filter=f\n", map[string][]byte{"a.txt": []byte("one\nHANG\n")})
+			s := openSession(t, dir)
+			write(t, s, "a.txt", []byte("one\nTWO\n"))
+			tip := gittest.Git(t, dir, "rev-parse", "refs/edits/s")
+			gittest.Git(t, dir, "config", "filter.f.smudge", hangOnMark)
+
+			rb, err := history.PrepareRollback(s, plumbing.NewHash(strings.TrimSpace(tip)), plumbing.ZeroHash)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := func(tx *session.Tx) (session.Plan, error) {
+				if op == "undo" {
+					pl, _, err := history.PlanUndo(tx, s, "a.txt", 0, "test.undo")
+					return pl, err
+				}
+				pl, _, err := history.PlanRollback(tx, s, rb, false, "test.rollback")
+				return pl, err
+			}
+			p, err := s.Repo.Resolve(s.Repo.Top, "a.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			start := time.Now()
+			_, err = s.Apply(ctx, []repo.Path{p}, session.RefuseOutside, plan)
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("the %s took %v, past its 1s deadline", op, took)
+			}
+			if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, repo.ErrConversion) {
+				t.Fatalf("err = %v, want the conversion stopped at the deadline", err)
+			}
+			if got := string(readDisk(t, dir, "a.txt")); got != "one\nTWO\n" {
+				t.Errorf("disk %q after the refusal", got)
+			}
+			if now := gittest.Git(t, dir, "rev-parse", "refs/edits/s"); now != tip {
+				t.Errorf("the ref moved from %s to %s", tip, now)
+			}
+			// The lock is free: with the filter fixed, the same operation
+			// goes through on a context that cannot wait for it.
+			gittest.Git(t, dir, "config", "filter.f.smudge", "cat")
+			ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel2()
+			if _, err := s.Apply(ctx2, []repo.Path{p}, session.RefuseOutside, plan); err != nil {
+				t.Fatalf("%s with the filter fixed: %v", op, err)
+			}
+			if got := string(readDisk(t, dir, "a.txt")); got != "one\nHANG\n" {
+				t.Errorf("disk %q after the %s", got, op)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
+
+// TestRollbackReadsAttributesOnce: a rollback of many converted paths reads
+// what decides conversions once, not once per path: the attribute files
+// are read by the transaction's begin, and the plan reads through it.
+func TestRollbackReadsAttributesOnce(t *testing.T) {
+	files := map[string][]byte{}
+	for i := range 20 {
+		files[fmt.Sprintf("d/f%02d.txt", i)] = []byte(fmt.Sprintf("line %d\r\n", i))
+	}
+	dir := convRepo(t, [][2]string{{"core.autocrlf", "true"}}, "*.txt text\n", files)
+	gittest.WriteFile(t, dir, "d/.gitattributes", "*.txt eol=crlf\n")
+	s := openSession(t, dir)
+	var paths []repo.Path
+	for name := range files {
+		p, err := s.Repo.Resolve(s.Repo.Top, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	if _, err := s.Apply(context.Background(), paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
+		var ch []session.Change
+		for name, b := range files {
+			ch = append(ch, session.Change{Path: name, Content: append([]byte("edited\r\n"), b...)})
+		}
+		return session.Plan{Changes: ch, Meta: session.Meta{Op: session.OpEdit, Tool: "test.edit"}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// One begin reads: system, global, info/attributes, and the
+	// .gitattributes of the top and of d.
+	const perOperation = 5
+	tip, err := s.Tip()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := s.Repo.AttributeReads()
+	rb, err := history.PrepareRollback(s, tip, plumbing.ZeroHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Repo.AttributeReads() - before; n != 0 {
+		t.Errorf("PrepareRollback read %d attribute files; it reads commits only", n)
+	}
+	if _, err := s.Apply(context.Background(), paths, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
+		pl, _, err := history.PlanRollback(tx, s, rb, false, "test.rollback")
+		return pl, err
+	}); err != nil {
+		t.Fatalf("rollback: %v", err)
+	}
+	if n := s.Repo.AttributeReads() - before; n != perOperation {
+		t.Errorf("the rollback of %d converted paths read %d attribute files, want %d (each once)", len(files), n, perOperation)
+	}
+	for name, b := range files {
+		if got := readDisk(t, dir, name); !bytes.Equal(got, b) {
+			t.Errorf("%s: %q after the rollback, want %q", name, got, b)
+		}
+	}
+	if out := gittest.Git(t, dir, "status", "--porcelain"); out != "?? d/.gitattributes\n" {
+		t.Errorf("git status after the rollback:\n%s", out)
+	}
+	gittest.Fsck(t, dir)
 }

@@ -238,3 +238,13 @@ func (f *fixture) trailer(rev plumbing.Hash, key string) string {
 	f.t.Helper()
 	return strings.TrimSpace(gittest.Git(f.t, f.dir, "log", "-1", "--format=%(trailers:key="+key+",valueonly,separator=%x20)", rev.String()))
 }
+
+// reader reads the session's recorded files outside a transaction.
+func (f *fixture) reader() *session.Reader {
+	f.t.Helper()
+	r, err := f.s.Reader(context.Background())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return r
+}

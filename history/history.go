@@ -4,8 +4,9 @@
 // commit a name refers to. It never moves a ref back: undo, redo and
 // rollback are plans for new commits that name what they reverse.
 //
-// It reads a session through Store, the few things it needs, so that its
-// rules depend on nothing else of the session layer.
+// It reads a session through Store, the few things it needs, and files
+// through Files, so that its rules depend on nothing else of the session
+// layer.
 package history
 
 import (
@@ -31,8 +32,21 @@ type Store interface {
 	// session never changed up to tip are absent. A missing commit fails
 	// with a *session.BrokenError.
 	LastTouches(tip plumbing.Hash, paths []string) (map[string]plumbing.Hash, error)
+}
+
+// Files is how the history questions read a file as a commit records it.
+// It is separate from Store because reading a file may run git's
+// conversions (a smudge filter, git-lfs), which must be bounded by the
+// operation's context and read what decides them once per operation: the
+// plans read through the transaction's reader (session.Tx.Reader), so a
+// filter that never ends is stopped at the call's deadline, with the lock
+// released. *session.Reader is the implementation that gives the bytes a
+// history operation writes back; *repo.Repo gives the blobs as stored (the
+// form `git diff` shows), for views that write nothing.
+type Files interface {
 	// FileAt is path as commit h records it; it does not exist when h is
-	// zero or has no such path. It fails when h or its blob cannot be read.
+	// zero or has no such path. It fails when h or its blob cannot be
+	// read, or the conversion fails.
 	FileAt(h plumbing.Hash, path string) (repo.FileState, error)
 }
 

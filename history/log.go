@@ -81,14 +81,20 @@ func Touched(s Store, tip plumbing.Hash) (paths []string, first map[string]Commi
 }
 
 // BeforeSession is path as it was on disk when the session first touched
-// it: what a sync recorded, if the first touch was one, else the state in
-// the first touch's parent. It is what rollback restores and where diff
-// starts.
-func BeforeSession(s Store, first Commit, path string) (repo.FileState, error) {
+// it, read through files: what a sync recorded, if the first touch was
+// one, else the state in the first touch's parent. It is what rollback
+// restores and where diff starts.
+func BeforeSession(files Files, first Commit, path string) (repo.FileState, error) {
+	return files.FileAt(beforeSession(first), path)
+}
+
+// beforeSession is the commit that records path as it was before the
+// session, given the commit that first touched it.
+func beforeSession(first Commit) plumbing.Hash {
 	if first.Meta.Op == session.OpSync {
-		return s.FileAt(first.Hash, path)
+		return first.Hash
 	}
-	return s.FileAt(first.Parent, path)
+	return first.Parent
 }
 
 // Resolve finds the session commit a name refers to: a full or abbreviated

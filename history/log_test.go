@@ -112,7 +112,7 @@ func TestTouchedAndBeforeSession(t *testing.T) {
 			}
 			var got []touch
 			for _, p := range paths {
-				before, err := history.BeforeSession(f.s, first[p], p)
+				before, err := history.BeforeSession(f.reader(), first[p], p)
 				if err != nil {
 					t.Fatal(err)
 				}

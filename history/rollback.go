@@ -104,6 +104,10 @@ func (e *PersonsWorkError) Error() string {
 func (e *PersonsWorkError) Unwrap() error { return ErrPersonsWork }
 
 // Rollback is what a rollback returns to, worked out from the tip it read.
+// It names, for each path, the commit whose record of it the rollback
+// restores; the bytes are read under the lock, through the transaction's
+// reader (see Targets), so that git's conversions of them are bounded by
+// the operation's context and read what decides them once.
 type Rollback struct {
 	// Tip is the session's tip the targets were computed from; To the
 	// commit returned to (zero: the start of the session).
@@ -111,20 +115,23 @@ type Rollback struct {
 	// Base is the commit the session started from: its first commit's
 	// parent (zero on an unborn branch).
 	Base plumbing.Hash
-	// Targets hold, for every path the session touched, the state it
-	// returns to.
-	Targets []repo.FileState
+	// Paths are every path the session touched, in the order of their
+	// first touch.
+	Paths []string
+	// from holds, for each of Paths, the commit that records the state it
+	// returns to (zero: it did not exist).
+	from map[string]plumbing.Hash
 	// after holds the session's commits after To (all of them for the
 	// start): the range the rollback reverses.
 	after map[plumbing.Hash]bool
 }
 
-// PrepareRollback computes, from tip, the state every path the session
+// PrepareRollback works out, from tip, where every path the session
 // touched returns to: its state right after commit to (to zero: before the
 // session, see BeforeSession). Paths first touched after to go back to
-// their state before the session.
+// their state before the session. It reads commits only, no file content.
 func PrepareRollback(s Store, tip, to plumbing.Hash) (Rollback, error) {
-	rb := Rollback{Tip: tip, To: to, after: map[plumbing.Hash]bool{}}
+	rb := Rollback{Tip: tip, To: to, from: map[string]plumbing.Hash{}, after: map[plumbing.Hash]bool{}}
 	all, err := Log(s, tip, 0, nil)
 	if err != nil {
 		return rb, err
@@ -149,22 +156,32 @@ func PrepareRollback(s Store, tip, to plumbing.Hash) (Rollback, error) {
 		}
 	}
 	for _, p := range paths {
-		var f repo.FileState
 		if _, ok := reached[p]; ok {
-			f, err = s.FileAt(to, p)
+			rb.from[p] = to
 		} else {
-			f, err = BeforeSession(s, first[p], p)
+			rb.from[p] = beforeSession(first[p])
 		}
-		if err != nil {
-			return rb, err
-		}
-		rb.Targets = append(rb.Targets, f)
 	}
+	rb.Paths = paths
 	return rb, nil
 }
 
+// Targets reads, through files, the state each of rb.Paths returns to, in
+// the order of Paths.
+func (rb Rollback) Targets(files Files) ([]repo.FileState, error) {
+	out := make([]repo.FileState, 0, len(rb.Paths))
+	for _, p := range rb.Paths {
+		f, err := files.FileAt(rb.from[p], p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
 // PlanRollback is the plan, under the lock, that puts every path back to
-// its target (see PrepareRollback), recorded as a rollback commit naming
+// its target (see PrepareRollback; read through tx.Reader()), recorded as a rollback commit naming
 // rb.To (or "start"), and what of the person's work it discards: for each
 // path the rollback changes on disk, the sync commits in the range it
 // reverses (not those a later rollback already reverted), HEAD's version if
@@ -181,9 +198,14 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 	for _, p := range tx.Outside {
 		outside[p] = true
 	}
+	files := tx.Reader()
+	targets, err := rb.Targets(files)
+	if err != nil {
+		return session.Plan{}, nil, err
+	}
 	var changes []session.Change
 	var changing []repo.FileState
-	for _, f := range rb.Targets {
+	for _, f := range targets {
 		changes = append(changes, session.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
 		if !sameState(tx.Files[f.Path], f) {
 			changing = append(changing, f) // the others stay as they are
@@ -210,11 +232,11 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 		}
 		discards = append(discards, syncs...)
 		if tx.Base != rb.Base {
-			head, err := s.FileAt(tx.Base, f.Path)
+			head, err := files.FileAt(tx.Base, f.Path)
 			if err != nil {
 				return session.Plan{}, nil, err
 			}
-			base, err := s.FileAt(rb.Base, f.Path)
+			base, err := files.FileAt(rb.Base, f.Path)
 			if err != nil {
 				return session.Plan{}, nil, err
 			}

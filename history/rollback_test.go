@@ -40,8 +40,12 @@ func TestPrepareRollback(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			targets, err := rb.Targets(f.reader())
+			if err != nil {
+				t.Fatal(err)
+			}
 			var got []string
-			for _, fs := range rb.Targets {
+			for _, fs := range targets {
 				got = append(got, fmt.Sprintf("%s=%s", fs.Path, quoted(fs.Exists, fs.Content)))
 			}
 			if strings.Join(got, " ") != tc.want || rb.Base != f.base || rb.Tip != f.tip() {

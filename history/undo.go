@@ -105,7 +105,7 @@ func PlanUndo(tx *session.Tx, s Store, path string, depth int, tool string) (ses
 	if err != nil {
 		return session.Plan{}, t, err
 	}
-	pl, err := revert(s, t, []string{path}, session.OpUndo, tool)
+	pl, err := revert(s, tx.Reader(), t, []string{path}, session.OpUndo, tool)
 	return pl, t, err
 }
 
@@ -145,7 +145,7 @@ func PlanRedo(tx *session.Tx, s Store, path, tool string) (session.Plan, Target,
 	if err != nil {
 		return session.Plan{}, t, err
 	}
-	pl, err := revert(s, t, []string{path}, session.OpRedo, tool)
+	pl, err := revert(s, tx.Reader(), t, []string{path}, session.OpRedo, tool)
 	return pl, t, err
 }
 
@@ -205,19 +205,19 @@ func PlanRevert(tx *session.Tx, s Store, tip plumbing.Hash, t Target, paths []st
 	if tx.Tip != tip {
 		return session.Plan{}, moved(s)
 	}
-	return revert(s, t, paths, op, tool)
+	return revert(s, tx.Reader(), t, paths, op, tool)
 }
 
 // revert builds the plan putting paths back as they were just before
-// target.
-func revert(s Store, t Target, paths []string, op, tool string) (session.Plan, error) {
+// target, read through files (the transaction's reader).
+func revert(s Store, files Files, t Target, paths []string, op, tool string) (session.Plan, error) {
 	commit, _, err := s.ReadCommit(t.Commit)
 	if err != nil {
 		return session.Plan{}, err
 	}
 	var changes []session.Change
 	for _, p := range paths {
-		before, err := s.FileAt(commit.Parent, p)
+		before, err := files.FileAt(commit.Parent, p)
 		if err != nil {
 			return session.Plan{}, err
 		}

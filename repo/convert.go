@@ -50,6 +50,9 @@ type Conversions struct {
 	// inputs hashes the attribute files read so far, for the key of the
 	// long-running smudge process.
 	inputs []byte
+	// configSum hashes the config files, read on the first Smudge: the
+	// config is read once per Conversions, like the attribute files.
+	configSum []byte
 	// ctx bounds the git processes (and the filters they run): a filter
 	// that never ends must not keep the edit lock past the call.
 	ctx context.Context
@@ -132,6 +135,7 @@ func (r *Repo) globalAttributesFile() (string, error) {
 // readAttrFile parses an attribute file outside the worktree; a missing
 // or unreadable one is none, as in git.
 func (c *Conversions) readAttrFile(p string, domain []string) ([]gitattributes.MatchAttribute, error) {
+	c.r.attrReads.Add(1)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, nil
@@ -163,6 +167,7 @@ func (c *Conversions) dirAttrs(dir string) ([]gitattributes.MatchAttribute, erro
 		return attrs, nil
 	}
 	rel := path.Join(dir, ".gitattributes")
+	c.r.attrReads.Add(1)
 	f, err := ReadWorkFile(Path{Rel: rel, worktree: c.r.Top}, 0)
 	var attrs []gitattributes.MatchAttribute
 	switch {
@@ -372,18 +377,30 @@ func (c *Conversions) Smudge(rel string, blob plumbing.Hash) ([]byte, error) {
 // files this Conversions read and the config files (which name the filter
 // drivers); a process started on other inputs may have cached them.
 func (c *Conversions) key() string {
+	if c.configSum == nil {
+		h := sha1.New()
+		for _, f := range c.r.configFiles() {
+			b, _ := os.ReadFile(f)
+			fmt.Fprintf(h, "%s\x00%d\x00", f, len(b))
+			h.Write(b)
+		}
+		for _, v := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
+			fmt.Fprintf(h, "%s=%s\x00", v, os.Getenv(v))
+		}
+		c.configSum = h.Sum(nil)
+	}
 	h := sha1.New()
 	h.Write(c.inputs)
-	for _, f := range c.r.configFiles() {
-		b, _ := os.ReadFile(f)
-		fmt.Fprintf(h, "%s\x00%d\x00", f, len(b))
-		h.Write(b)
-	}
-	for _, v := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
-		fmt.Fprintf(h, "%s=%s\x00", v, os.Getenv(v))
-	}
+	h.Write(c.configSum)
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
+
+// AttributeReads counts the attribute files (system, global,
+// info/attributes, and each directory's .gitattributes) that Conversions
+// of this repository read, present or not. Each Conversions reads each
+// file at most once; the count lets tests check that an operation reads
+// them once, not once per path.
+func (r *Repo) AttributeReads() int64 { return r.attrReads.Load() }
 
 // gitCommand is git run on this repository and worktree, whatever the
 // environment names, until ctx ends.

@@ -54,6 +54,9 @@ type Repo struct {
 	objects objectStore
 	// smudger is the long-running process of Conversions.Smudge.
 	smudger *smudger
+	// attrReads counts the attribute files Conversions read (see
+	// AttributeReads).
+	attrReads atomic.Int64
 }
 
 // objectStore is how repo reaches objects. Reads go through packidx, whose

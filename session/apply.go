@@ -55,6 +55,7 @@ type Tx struct {
 	// marks the paths one applies to.
 	conv      *repo.Conversions
 	converted map[string]bool
+	s         *Session
 }
 
 // Head is the commit the session's record starts from: the tip, or the base
@@ -296,7 +297,7 @@ func (s *Session) begin(ctx context.Context, paths []repo.Path) (*Tx, map[string
 		}
 		conv.WithContext(ctx)
 	}
-	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}, conv: conv, converted: map[string]bool{}}
+	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}, conv: conv, converted: map[string]bool{}, s: s}
 	tree, err := s.Repo.TreeOf(tx.Head())
 	if err != nil {
 		return nil, nil, err

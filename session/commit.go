@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -59,27 +58,4 @@ func (s *Session) Commits(tip plumbing.Hash) ([]Commit, error) {
 		h = c.Parent
 	}
 	return out, nil
-}
-
-// FileAt returns path as commit h records it, in the bytes an undo,
-// redo or rollback writes back: for a file git converts, what `git
-// checkout` writes for the blob, or the blob itself where the session
-// recorded it unconverted (Edit-Raw). It does not exist when h is zero
-// (before the first commit of an unborn branch) or has no such path. It
-// fails when h or a blob it names cannot be read, or the conversion fails.
-func (s *Session) FileAt(h plumbing.Hash, path string) (repo.FileState, error) {
-	tree, err := s.Repo.TreeOf(h)
-	if err != nil {
-		return repo.FileState{}, err
-	}
-	e, err := s.Repo.EntryAt(tree, path)
-	if err != nil || !e.Exists() {
-		return repo.FileState{Path: path}, err
-	}
-	conv, err := s.Repo.Conversions()
-	if err != nil {
-		return repo.FileState{}, err
-	}
-	f, _, err := s.worktreeForm(conv, h, path, e)
-	return f, err
 }

@@ -29,6 +29,7 @@ func TestAttackMCPInvalidUTF8IsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { e.Close() })
 	server, err := newMCPServer(e, nil, &engine.Observer{})
 	if err != nil {
 		t.Fatal(err)

@@ -96,6 +96,7 @@ func benchEngine(b *testing.B, edits int) *engine.Engine {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { e.Close() })
 	return e
 }
 
@@ -216,6 +217,7 @@ func benchMCPStrReplace(b *testing.B, file string) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { e.Close() })
 	server, err := newMCPServer(e, []string{"text_editor"}, &engine.Observer{})
 	if err != nil {
 		b.Fatal(err)

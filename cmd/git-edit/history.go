@@ -26,6 +26,7 @@ func logCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			defer e.Close()
 			return runLog(c.App.Writer, e, logOptions{All: c.Bool("all"), N: c.Int("n"), Paths: c.Args().Slice(), JSON: c.Bool("json")}, time.Now())
 		},
 	}
@@ -84,6 +85,7 @@ func showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			defer e.Close()
 			return runShow(c.App.Writer, e, c.Args().First(), c.IsSet("session"), c.Bool("json"))
 		},
 	}
@@ -121,6 +123,7 @@ func diffCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			defer e.Close()
 			return runDiff(c.App.Writer, e, c.Args().Slice())
 		},
 	}

@@ -85,6 +85,8 @@ func mcpCommand() *cli.Command {
 			if err != nil {
 				return refused(err)
 			}
+			// At shutdown, the conversion process ends with the server.
+			defer e.Close()
 			server, err := newMCPServer(e, tools, obs)
 			if err != nil {
 				return err

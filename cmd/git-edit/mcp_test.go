@@ -25,6 +25,7 @@ func connect(t *testing.T, dir, session string, tools []string, obs *engine.Obse
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { e.Close() })
 	if obs == nil {
 		obs = &engine.Observer{}
 	}

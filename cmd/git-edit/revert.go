@@ -38,6 +38,7 @@ func undoCommand(redo bool) *cli.Command {
 			if err != nil {
 				return err
 			}
+			defer e.Close()
 			var res engine.Reverted
 			if redo {
 				res, err = e.Redo(c.Context, c.Args().First(), c.Bool("force"))
@@ -68,6 +69,7 @@ func rollbackCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			defer e.Close()
 			res, err := e.Rollback(c.Context, c.String("to"), c.Bool("force"))
 			if err != nil {
 				return refused(explainRevert("rollback", err))
