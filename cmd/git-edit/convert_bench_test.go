@@ -94,9 +94,9 @@ type convSamples map[string][]time.Duration
 // Medians: an edit is mostly process starts and fsync waits, whose outliers
 // would swamp a mean.
 func (s convSamples) report(b *testing.B, kinds []convKind) {
-	plain := median(s["plain"])
+	plain := convMedian(s["plain"])
 	for _, k := range kinds {
-		m := median(s[k.name])
+		m := convMedian(s[k.name])
 		b.ReportMetric(float64(m.Microseconds()), "µs-"+k.name)
 		if k.name != "plain" && plain > 0 {
 			b.ReportMetric(float64(m)/float64(plain), k.name+"/plain")
@@ -104,7 +104,7 @@ func (s convSamples) report(b *testing.B, kinds []convKind) {
 	}
 }
 
-func median(d []time.Duration) time.Duration {
+func convMedian(d []time.Duration) time.Duration {
 	if len(d) == 0 {
 		return 0
 	}
