@@ -645,3 +645,71 @@ func TestRollbackReadsAttributesOnce(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// TestConvertedFileLeftUnconvertedOnDisk: a file checked out before the
+// repository started converting it (core.autocrlf or an eol attribute set
+// after the clone, a filter configured later) is on disk as its blob,
+// unconverted, and git status calls it unchanged. The session records no
+// sync commit for it, its diff is the agent's change only, and undo and
+// rollback give back the exact bytes that were on disk (Edit-Raw-Before),
+// not what `git checkout` would write now.
+func TestConvertedFileLeftUnconvertedOnDisk(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		config     [][2]string
+		attributes string // written to .git/info/attributes after the checkout
+	}{
+		{name: "core.autocrlf=true", config: [][2]string{{"core.autocrlf", "true"}}},
+		{name: "text=auto eol=crlf", attributes: "*.txt text=auto eol=crlf\n"},
+		{name: "eol=crlf", attributes: "*.txt eol=crlf\n"},
+		{
+			name:       "a filter set after the checkout",
+			config:     [][2]string{{"filter.hdr.clean", "sed -e '/^# smudged$/d'"}, {"filter.hdr.smudge", "sed -e '1i # smudged'"}},
+			attributes: "*.txt filter=hdr\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const committed = "one\ntwo\nthree\n"
+			dir := convRepo(t, nil, "", map[string][]byte{"a.txt": []byte(committed)})
+			for _, kv := range tc.config {
+				gittest.Git(t, dir, "config", kv[0], kv[1])
+			}
+			if tc.attributes != "" {
+				gittest.WriteFile(t, dir, ".git/info/attributes", tc.attributes)
+			}
+			if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
+				t.Fatalf("git status should call the file unchanged:\n%s", st)
+			}
+			s := openSession(t, dir)
+			out := write(t, s, "a.txt", []byte("one\nTWO\nthree\n"))
+			if !out.Sync.IsZero() {
+				t.Errorf("a sync commit although the person changed nothing:\n%s", gittest.Git(t, dir, "show", out.Sync.String()))
+			}
+			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), byHand(t, dir, "a.txt"); got != hand {
+				t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows for the same change:\n%s", got, hand)
+			}
+			if got := trailers(t, dir, "Edit-Raw-Before"); strings.TrimSpace(got) != "a.txt" {
+				t.Errorf("Edit-Raw-Before trailers %q, want a.txt on the edit", got)
+			}
+			undo(t, s, "a.txt")
+			if got := string(readDisk(t, dir, "a.txt")); got != committed {
+				t.Errorf("after undo %q, want the bytes that were on disk %q", got, committed)
+			}
+			if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
+				t.Errorf("after undo git status:\n%s", st)
+			}
+			out = write(t, s, "a.txt", []byte("one\nTWO\nthree\n"))
+			if !out.Sync.IsZero() {
+				t.Errorf("the edit after the undo recorded a sync commit")
+			}
+			rollback(t, s, "a.txt", false)
+			if got := string(readDisk(t, dir, "a.txt")); got != committed {
+				t.Errorf("after rollback %q, want the bytes before the session %q", got, committed)
+			}
+			if got := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"); got != "" {
+				t.Errorf("after rollback the session still differs from HEAD:\n%s", got)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}

@@ -55,6 +55,11 @@ type Tx struct {
 	// marks the paths one applies to.
 	conv      *repo.Conversions
 	converted map[string]bool
+	// rawBefore marks the paths the session has not touched yet that are
+	// on disk as the recorded blob unconverted (see keptUnconverted): not
+	// outside changes; the operation's commit names them in
+	// Edit-Raw-Before.
+	rawBefore map[string]bool
 	s         *Session
 }
 
@@ -240,6 +245,12 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	meta := pl.Meta
 	meta.Session, meta.Paths, meta.Prev, meta.Raw = s.Name, touched, prev, raw
+	meta.RawBefore = nil
+	for _, p := range touched {
+		if tx.rawBefore[p] {
+			meta.RawBefore = append(meta.RawBefore, p)
+		}
+	}
 	subject := pl.Subject
 	if subject == "" {
 		subject = fmt.Sprintf("%s: %s", meta.Tool, describePaths(touched))
@@ -297,7 +308,7 @@ func (s *Session) begin(ctx context.Context, paths []repo.Path) (*Tx, map[string
 		}
 		conv.WithContext(ctx)
 	}
-	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}, conv: conv, converted: map[string]bool{}, s: s}
+	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}, conv: conv, converted: map[string]bool{}, rawBefore: map[string]bool{}, s: s}
 	tree, err := s.Repo.TreeOf(tx.Head())
 	if err != nil {
 		return nil, nil, err
@@ -347,9 +358,18 @@ func (s *Session) begin(ctx context.Context, paths []repo.Path) (*Tx, map[string
 		if err != nil {
 			return nil, nil, err
 		}
-		if rec.Exists != f.Exists || f.Exists && (rec.Mode != f.Mode || !bytes.Equal(rec.Content, f.Content)) {
-			tx.Outside = append(tx.Outside, p.Rel)
+		if rec.Exists == f.Exists && (!f.Exists || rec.Mode == f.Mode && bytes.Equal(rec.Content, f.Content)) {
+			continue
 		}
+		kept, err := s.keptUnconvertedFirstTouch(tx, p.Rel, f, e)
+		if err != nil {
+			return nil, nil, err
+		}
+		if kept {
+			tx.rawBefore[p.Rel] = true
+			continue
+		}
+		tx.Outside = append(tx.Outside, p.Rel)
 	}
 	if tx.Outside, err = s.withoutSkipped(co, tx.Outside, tx.Files, recorded); err != nil {
 		return nil, nil, err

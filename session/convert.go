@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"errors"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -34,7 +35,7 @@ func (s *Session) worktreeForm(conv *repo.Conversions, h plumbing.Hash, path str
 		f, err = s.Repo.FileOf(path, e)
 		return f, false, err
 	}
-	raw, err := s.rawAt(h, path)
+	raw, err := s.rawAt(h, path, e)
 	if err != nil {
 		return repo.FileState{}, true, err
 	}
@@ -49,22 +50,101 @@ func (s *Session) worktreeForm(conv *repo.Conversions, h plumbing.Hash, path str
 	return repo.FileState{Path: path, Exists: true, Content: b, Mode: e.Mode}, true, nil
 }
 
-// rawAt reports whether the session's last commit up to h that recorded
-// path recorded it unconverted (Edit-Raw).
-func (s *Session) rawAt(h plumbing.Hash, path string) (bool, error) {
+// rawAt reports whether path as commit h records it is written back as
+// the blob itself, unconverted: when the session's last commit up to h
+// that recorded path marked it Edit-Raw, or, where the session had not
+// touched path by h, when the session's first touch of it says the disk
+// held the blob unconverted before it (Edit-Raw-Before) and h records the
+// same entry as that touch's parent.
+func (s *Session) rawAt(h plumbing.Hash, path string, e repo.Entry) (bool, error) {
 	last, err := s.LastTouches(h, []string{path})
 	if err != nil {
 		return false, err
 	}
-	c, ok := last[path]
-	if !ok {
-		return false, nil
+	if c, ok := last[path]; ok {
+		commit, _, err := s.ReadCommit(c)
+		if err != nil {
+			return false, err
+		}
+		return commit.Meta.IsRaw(path), nil
 	}
-	commit, _, err := s.ReadCommit(c)
+	tip, err := s.Tip()
 	if err != nil {
 		return false, err
 	}
-	return commit.Meta.IsRaw(path), nil
+	first, err := s.FirstTouch(tip, path)
+	if err != nil || first.IsZero() {
+		return false, err
+	}
+	commit, _, err := s.ReadCommit(first)
+	if err != nil || !commit.Meta.IsRawBefore(path) {
+		return false, err
+	}
+	tree, err := s.Repo.TreeOf(commit.Parent)
+	if err != nil {
+		return false, err
+	}
+	before, err := s.Repo.EntryAt(tree, path)
+	return err == nil && before == e, err
+}
+
+// FirstTouch is the session's first commit up to tip that changed path
+// (zero: none did), walking back along first parents to the session's
+// first commit.
+func (s *Session) FirstTouch(tip plumbing.Hash, path string) (plumbing.Hash, error) {
+	var first plumbing.Hash
+	for c := tip; !c.IsZero(); {
+		commit, err := s.Repo.ReadCommit(c)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return plumbing.ZeroHash, &BrokenError{Session: s.Name, Commit: c, Tip: c == tip}
+		}
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		meta, ok := ParseMeta(commit.Message)
+		if !ok || meta.Session != s.Name {
+			break
+		}
+		if meta.Touches(path) {
+			first = c
+		}
+		if len(commit.ParentHashes) == 0 {
+			break
+		}
+		c = commit.ParentHashes[0]
+	}
+	return first, nil
+}
+
+// keptUnconvertedFirstTouch is keptUnconverted for a path the session has
+// not touched up to the transaction's head; a path it touched is compared
+// with its own record only.
+func (s *Session) keptUnconvertedFirstTouch(tx *Tx, path string, f repo.FileState, e repo.Entry) (bool, error) {
+	last, err := s.LastTouches(tx.Head(), []string{path})
+	if err != nil || len(last) > 0 {
+		return false, err
+	}
+	return s.keptUnconverted(tx, path, f, e)
+}
+
+// keptUnconverted reports whether the disk holds path as the blob e itself
+// although `git checkout` would convert it (a file checked out before
+// core.autocrlf or a filter was set), and git calls it unchanged: `git
+// add` of the bytes stores e. Only asked, at a cost of one git process, of
+// a converted path whose disk bytes differ from their checked-out form.
+func (s *Session) keptUnconverted(tx *Tx, path string, f repo.FileState, e repo.Entry) (bool, error) {
+	if !f.Exists || !e.Exists() || f.Mode != e.Mode || f.Blob != e.Hash {
+		return false, nil
+	}
+	indexCR, err := s.headHasCR(tx, path)
+	if err != nil {
+		return false, err
+	}
+	cl, err := tx.conv.Clean(path, f.Content, indexCR)
+	if err != nil {
+		return false, err
+	}
+	return cl.Blob == e.Hash, nil
 }
 
 // storeContent stores worktree bytes of path as the blob the session

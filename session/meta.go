@@ -29,6 +29,7 @@ const (
 //	Edit-Undoes: <commit>
 //	Edit-Rollback-To: <commit>|start
 //	Edit-Raw: src/mixed.txt
+//	Edit-Raw-Before: src/lf.txt
 //
 // Edit-Path names every path the commit changed. Edit-Prev names, per path,
 // the previous commit of the session that changed it (absent on a session's
@@ -41,6 +42,13 @@ const (
 // but converting those bytes and back does not give them again (mixed line
 // endings under core.autocrlf, a filter that is not a round trip), so the
 // session keeps them unconverted, and writes them back as they are.
+// Edit-Raw-Before names each path that the commit is the session's first
+// touch of and that was on disk, before it, as the parent's blob itself,
+// unconverted, where `git checkout` would convert it: a file checked out
+// before core.autocrlf or a filter was set (git status calls it unchanged,
+// since its clean form is the blob). Undo and rollback write the blob back
+// as it is, not converted, so the bytes on disk come back exactly, and no
+// sync commit is needed to record them.
 type Meta struct {
 	Op         string
 	Tool       string
@@ -50,11 +58,23 @@ type Meta struct {
 	Undoes     plumbing.Hash
 	RollbackTo string
 	Raw        []string
+	RawBefore  []string
 }
 
 // IsRaw reports whether the commit records path unconverted (Edit-Raw).
 func (m Meta) IsRaw(path string) bool {
 	for _, p := range m.Raw {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// IsRawBefore reports whether the commit names path in Edit-Raw-Before:
+// before it, path was on disk as its parent's blob, unconverted.
+func (m Meta) IsRawBefore(path string) bool {
+	for _, p := range m.RawBefore {
 		if p == path {
 			return true
 		}
@@ -99,6 +119,9 @@ func (m Meta) Message(subject string) string {
 	for _, p := range m.Raw {
 		fmt.Fprintf(&b, "Edit-Raw: %s\n", quotePath(p))
 	}
+	for _, p := range m.RawBefore {
+		fmt.Fprintf(&b, "Edit-Raw-Before: %s\n", quotePath(p))
+	}
 	return b.String()
 }
 
@@ -142,6 +165,8 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			m.RollbackTo = val
 		case "Edit-Raw":
 			m.Raw = append(m.Raw, unquotePath(val))
+		case "Edit-Raw-Before":
+			m.RawBefore = append(m.RawBefore, unquotePath(val))
 		}
 	}
 	return m, ok
