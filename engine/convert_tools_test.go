@@ -25,8 +25,22 @@ type convSetup struct {
 	name       string
 	config     [][2]string
 	attributes string
-	// worktree is what `git checkout` writes for the LF text s.
-	worktree func(s string) string
+	// worktree is what `git checkout` writes for the LF text s; stored
+	// is the blob git stores for it (nil: s itself).
+	worktree, stored func(s string) string
+}
+
+func rot13(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = 'a' + (c-'a'+13)%26
+		case c >= 'A' && c <= 'Z':
+			b[i] = 'A' + (c-'A'+13)%26
+		}
+	}
+	return string(b)
 }
 
 func crlf(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
@@ -53,6 +67,7 @@ var convSetups = []convSetup{
 		},
 		attributes: "*.txt filter=rot13\n",
 		worktree:   func(s string) string { return s },
+		stored:     rot13,
 	},
 	{name: "working-tree-encoding=UTF-16LE-BOM", attributes: "*.txt text working-tree-encoding=UTF-16LE-BOM\n", worktree: utf16LEBOM},
 }
@@ -81,8 +96,12 @@ func convTestRepo(t *testing.T, cs convSetup, text string) string {
 	if got := gittest.ReadFile(t, dir, "a.txt"); got != cs.worktree(text) {
 		t.Fatalf("git checked out %q, the test expects %q", got, cs.worktree(text))
 	}
-	if got := gittest.Git(t, dir, "cat-file", "blob", "HEAD:a.txt"); cs.name != "clean/smudge filter" && got != text {
-		t.Fatalf("git stored %q, the test expects %q", got, text)
+	want := text
+	if cs.stored != nil {
+		want = cs.stored(text)
+	}
+	if got := gittest.Git(t, dir, "cat-file", "blob", "HEAD:a.txt"); got != want {
+		t.Fatalf("git stored %q, the test expects %q", got, want)
 	}
 	return dir
 }
@@ -194,5 +213,80 @@ func TestConvertedEveryWritingTool(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// callRefused runs one call on e and fails the test unless it is refused
+// with a text that holds want.
+func callRefused(t *testing.T, e *engine.Engine, tool string, args any, want string) {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Call(context.Background(), tool, raw)
+	if err != nil || res.OK || !strings.Contains(res.Text, want) {
+		t.Fatalf("%s %s: %v %v %s\nwant a refusal saying %q", tool, raw, err, res.OK, res.Text, want)
+	}
+}
+
+// TestConvertedReadBeforeEdit: read-before-edit compares in the form the
+// agent saw, on converted files and on a UTF-16 file without attributes:
+// an Edit right after Read, right after a view, and right after its own
+// edit is never refused as changed since read; a person's change between
+// the read and the edit still is, and nothing changes then.
+func TestConvertedReadBeforeEdit(t *testing.T) {
+	gittest.Isolate(t)
+	const text = "one\ntwo\nthree\n"
+	setups := append(convSetups[:len(convSetups):len(convSetups)], convSetup{
+		name:     "UTF-16LE without attributes",
+		worktree: utf16LEBOM,
+		stored:   utf16LEBOM,
+	})
+	reads := map[string]func(string) (string, map[string]any){
+		"Read": func(p string) (string, map[string]any) { return "Read", map[string]any{"file_path": p} },
+		"view": func(p string) (string, map[string]any) {
+			return "text_editor", map[string]any{"command": "view", "path": p}
+		},
+	}
+	for _, cs := range setups {
+		for how, read := range reads {
+			t.Run(cs.name+"/"+how, func(t *testing.T) {
+				dir := convTestRepo(t, cs, text)
+				e := openEngine(t, dir)
+				readIt := func() {
+					t.Helper()
+					tool, args := read("a.txt")
+					engineCall(t, e, tool, args)
+				}
+				edit := func(old, new string) map[string]any {
+					return map[string]any{"file_path": "a.txt", "old_string": old, "new_string": new}
+				}
+				callRefused(t, e, "Edit", edit("two", "2"), "Read")
+				readIt()
+				engineCall(t, e, "Edit", edit("two", "TWO"))
+				engineCall(t, e, "Edit", edit("one", "ONE")) // its own edit is seen
+				engineCall(t, e, "MultiEdit", map[string]any{"file_path": "a.txt", "edits": []any{map[string]any{"old_string": "three", "new_string": "THREE"}}})
+				if got, want := gittest.ReadFile(t, dir, "a.txt"), cs.worktree("ONE\nTWO\nTHREE\n"); got != want {
+					t.Fatalf("on disk %q, want %q", got, want)
+				}
+
+				// The person changes a line between the read and the edit.
+				readIt()
+				person := cs.worktree("ONE\nTWO\nTHREE\nmine\n")
+				gittest.WriteFile(t, dir, "a.txt", person)
+				before := observe(t, dir)
+				callRefused(t, e, "Edit", edit("TWO", "two"), "modified since")
+				if after := observe(t, dir); after != before {
+					t.Errorf("the refusal changed something:\n%s\nwas:\n%s", after, before)
+				}
+				readIt()
+				engineCall(t, e, "Edit", edit("TWO", "two"))
+				if got, want := gittest.ReadFile(t, dir, "a.txt"), cs.worktree("ONE\ntwo\nTHREE\nmine\n"); got != want {
+					t.Errorf("on disk %q, want %q", got, want)
+				}
+				gittest.Fsck(t, dir)
+			})
+		}
 	}
 }
