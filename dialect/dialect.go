@@ -183,8 +183,11 @@ type Change struct {
 	Content []byte
 	// Like, on a Whole change to a file that does not exist yet (a move's
 	// destination), is the ID of a file of the same request whose text
-	// encoding the new file takes, so a moved UTF-16 file stays UTF-16;
-	// "" writes Content as it is.
+	// encoding and mode the new file takes, as `git mv` keeps them: a
+	// moved UTF-16 file stays UTF-16, an executable stays executable, a
+	// link kept as a plain file (core.symlinks false) stays a link, and
+	// may then not change its text; "" writes Content as it is, as a
+	// regular file.
 	Like string
 	// Delete removes the file. The workspace refuses it when a path
 	// argument names the file through a symlink (the link's last

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/session"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // workspace is the engine's dialect.Workspace for one call of one tool: it
@@ -227,7 +229,7 @@ func (e *Engine) seen(cur repo.FileState, text []byte) (dialect.Seen, error) {
 // take the same path. texts are the UTF-16 files of the operation as the
 // plan saw them (see textOf): spans apply to that text, and the result,
 // or a whole content, is written back in the file's encoding; a new file
-// takes the encoding of the file it is Like.
+// takes the encoding and the mode of the file it is Like.
 func sessionChange(tx *session.Tx, c dialect.Change, texts map[string]decoded) (session.Change, error) {
 	cur, ok := tx.Files[c.ID]
 	if !ok {
@@ -238,13 +240,17 @@ func sessionChange(tx *session.Tx, c dialect.Change, texts map[string]decoded) (
 		text, enc = d.text, d.enc
 	}
 	var content []byte
+	var like repo.FileState // the file a new one is Like (a move's source)
 	switch {
 	case c.Delete:
 		return session.Change{Path: c.ID, Delete: true}, nil
 	case c.Whole:
 		content = c.Content
-		if d, ok := texts[c.Like]; ok && !cur.Exists {
-			enc = d.enc
+		if !cur.Exists && c.Like != "" {
+			like = tx.Files[c.Like]
+			if d, ok := texts[c.Like]; ok {
+				enc = d.enc
+			}
 		}
 	default:
 		var err error
@@ -252,14 +258,24 @@ func sessionChange(tx *session.Tx, c dialect.Change, texts map[string]decoded) (
 			return session.Change{}, err
 		}
 	}
-	if enc == ops.UTF8 {
+	if enc != ops.UTF8 {
+		encoded, err := ops.EncodeText(content, enc)
+		if err != nil {
+			return session.Change{}, fmt.Errorf("%w: the new content of %s cannot be written back as %s: %w; nothing was changed", ops.ErrBadEdit, c.ID, enc, err)
+		}
+		content = encoded
+	}
+	if !like.Exists {
 		return session.Change{Path: c.ID, Content: content}, nil
 	}
-	encoded, err := ops.EncodeText(content, enc)
-	if err != nil {
-		return session.Change{}, fmt.Errorf("%w: the new content of %s cannot be written back as %s: %w; nothing was changed", ops.ErrBadEdit, c.ID, enc, err)
+	// A moved file keeps its mode, as `git mv` keeps the index entry's
+	// (and `git add` then keeps it where git ignores the disk's: a link
+	// kept as a plain file, core.fileMode false). A link's text is where
+	// it points: a move may not change it, as an edit may not.
+	if like.Mode == filemode.Symlink && !bytes.Equal(content, like.Content) {
+		return session.Change{}, &session.LinkFileError{Path: like.Path, Target: like.Content}
 	}
-	return session.Change{Path: c.ID, Content: encoded}, nil
+	return session.Change{Path: c.ID, Content: content, Mode: like.Mode}, nil
 }
 
 // outcome is the dialect's view of what Apply did: UTF-16 files decoded,

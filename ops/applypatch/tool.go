@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/git-edit/git-edit/dialect"
 )
@@ -31,7 +32,9 @@ Paths are relative to the project root or absolute.`,
 	Refuse:    Refusal,
 	Succeeded: func(obj map[string]any) bool { ok, _ := obj["success"].(bool); return ok },
 	WriteCall: func(path, old, text string) map[string]any {
-		return map[string]any{"input": fmt.Sprintf("*** Begin Patch\n*** Update File: %s\n@@\n-%s\n+%s\n*** End Patch", path, old, text)}
+		// Every line of old and text gets its prefix: either may span lines.
+		return map[string]any{"input": fmt.Sprintf("*** Begin Patch\n*** Update File: %s\n@@\n-%s\n+%s\n*** End Patch",
+			path, strings.ReplaceAll(old, "\n", "\n-"), strings.ReplaceAll(text, "\n", "\n+"))}
 	},
 }
 
