@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -213,18 +214,40 @@ func (s *Session) CommitAt(tip plumbing.Hash, seq int) (c Commit, err error) {
 // Matching returns the numbers (0: the first commit) of the session's
 // commits up to tip whose id starts with prefix (lower-case hex).
 func (s *Session) Matching(tip plumbing.Hash, prefix string) ([]int, error) {
+	// Compare bytes, not hex: the whole bytes of the prefix, then the odd
+	// digit, if any, against the high nibble of the next byte.
+	whole, err := hex.DecodeString(prefix[:len(prefix)/2*2])
+	if err != nil {
+		return nil, nil // not hex: no commit has it
+	}
+	odd := -1
+	if len(prefix)%2 == 1 {
+		b, err := hex.DecodeString(prefix[len(prefix)-1:] + "0")
+		if err != nil {
+			return nil, nil
+		}
+		odd = int(b[0])
+	}
+	match := func(h []byte) bool {
+		return bytes.HasPrefix(h, whole) && (odd < 0 || int(h[len(whole)]&0xf0) == odd)
+	}
 	var out []int
-	err := s.withIndex(tip, func(v view) error {
+	err = s.withIndex(tip, func(v view) error {
 		out = nil
-		var buf [40]byte
-		k := (len(prefix) + 1) / 2
-		for seq := 0; seq <= v.lim; seq++ {
-			h, err := v.x.hashAt(s, seq)
-			if err != nil {
+		x := v.x
+		if x.persisted > 0 {
+			if err := x.loadDisk(s); err != nil {
 				return err
 			}
-			hex.Encode(buf[:], h[:k])
-			if string(buf[:len(prefix)]) == prefix {
+		}
+		for seq := 0; seq <= v.lim; seq++ {
+			var h []byte
+			if seq < x.persisted {
+				h = x.disk[seq*20 : seq*20+20]
+			} else {
+				h = x.tail[seq-x.persisted][:]
+			}
+			if match(h) {
 				out = append(out, seq)
 			}
 		}
