@@ -5,7 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-		"path/filepath"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
