@@ -87,6 +87,7 @@ func openIn(r *repo.Repo, root string, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.LineStat = lineStat
 	e := &Engine{Root: root, Repo: r, Session: s, opts: opts, nested: map[string]*Engine{}}
 	depth := int64(history.DefaultUndoDepth)
 	if opts.UndoDepth != nil {

@@ -196,8 +196,9 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 	return out.String(), nil
 }
 
-// describe turns a commit into a log entry, counting the lines it added
-// and removed in each path.
+// describe turns a commit into a log entry, with the lines it added and
+// removed in each path: recorded in its Edit-Stat trailer, or counted from
+// the blobs for commits written before it.
 func describe(s *session.Session, c history.Commit) (LogEntry, error) {
 	en := LogEntry{Commit: c.Hash.String(), Session: s.Name, Op: c.Meta.Op, Tool: c.Meta.Tool, Paths: c.Meta.Paths,
 		Time: LogTime{c.Time}, Subject: c.Subject, RollbackTo: c.Meta.RollbackTo}
@@ -205,14 +206,26 @@ func describe(s *session.Session, c history.Commit) (LogEntry, error) {
 		en.Undoes = c.Meta.Undoes.String()
 	}
 	for _, p := range c.Meta.Paths {
+		if st, ok := c.Meta.Stat[p]; ok {
+			en.Added, en.Removed = en.Added+st.Added, en.Removed+st.Removed
+			continue
+		}
+		// A commit from before Edit-Stat: count from the blobs.
 		before, after, err := around(s.Repo, c, p)
 		if err != nil {
 			return en, err
 		}
-		a, r := diffview.Stat(shownText(before.Content), shownText(after.Content))
+		a, r := lineStat(before.Content, after.Content)
 		en.Added, en.Removed = en.Added+a, en.Removed+r
 	}
 	return en, nil
+}
+
+// lineStat counts the lines a change of stored blobs adds and removes, as
+// the log shows them (UTF-16 decoded, as the dialects see it). Sessions
+// record it at edit time (session.Session.LineStat).
+func lineStat(before, after []byte) (added, removed int) {
+	return diffview.Stat(shownText(before), shownText(after))
 }
 
 // around is path before and after commit c.

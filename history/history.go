@@ -4,7 +4,8 @@
 // commit a name refers to. It never moves a ref back: undo, redo and
 // rollback are plans for new commits that name what they reverse.
 //
-// It reads a session through Store, the few things it needs, and files
+// It reads a session through Store, the few things it needs (each costs
+// what it returns, not the session's length), and files
 // through Files, so that its rules depend on nothing else of the session
 // layer.
 package history
@@ -32,6 +33,17 @@ type Store interface {
 	// session never changed up to tip are absent. A missing commit fails
 	// with a *session.BrokenError.
 	LastTouches(tip plumbing.Hash, paths []string) (map[string]plumbing.Hash, error)
+	// Touched lists every path the session changed up to tip, in the
+	// order of their first change, with the commit of each first change.
+	Touched(tip plumbing.Hash) (paths []string, first map[string]Commit, err error)
+	// Len is the number of the session's commits up to tip.
+	Len(tip plumbing.Hash) (int, error)
+	// CommitAt is the session's commit number seq up to tip (0: its
+	// first).
+	CommitAt(tip plumbing.Hash, seq int) (Commit, error)
+	// Matching numbers the session's commits up to tip whose id starts
+	// with prefix (lower-case hex), oldest first.
+	Matching(tip plumbing.Hash, prefix string) ([]int, error)
 }
 
 // Files is how the history questions read a file as a commit records it.

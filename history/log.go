@@ -64,20 +64,7 @@ func touchesAny(m session.Meta, paths []string) bool {
 // Touched lists every path the session changed up to tip, in the order
 // of their first touch, with the commit that first touched each.
 func Touched(s Store, tip plumbing.Hash) (paths []string, first map[string]Commit, err error) {
-	all, err := Log(s, tip, 0, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	first = map[string]Commit{}
-	for i := len(all) - 1; i >= 0; i-- {
-		for _, p := range all[i].Meta.Paths {
-			if _, seen := first[p]; !seen {
-				first[p] = all[i]
-				paths = append(paths, p)
-			}
-		}
-	}
-	return paths, first, nil
+	return s.Touched(tip)
 }
 
 // BeforeSession is path as it was on disk when the session first touched
@@ -111,29 +98,32 @@ func Resolve(s Store, tip plumbing.Hash, name string) (Commit, error) {
 	if tip.IsZero() {
 		return Commit{}, fmt.Errorf("%w %q: session %q has no commits", ErrUnknownEdit, name, s.SessionName())
 	}
-	all, err := Log(s, tip, 0, nil)
+	n, err := s.Len(tip)
 	if err != nil {
 		return Commit{}, err
 	}
+	// at counts back from the tip (0: the tip), as `git log` lists them.
 	at := -1
 	switch {
 	case base == "tip" || base == s.SessionName() || base == s.Ref():
 		at = 0
 	case len(base) >= 4 && plumbing.IsHash(base+strings.Repeat("0", 40-min(len(base), 40))):
-		for i, c := range all {
-			if strings.HasPrefix(c.Hash.String(), strings.ToLower(base)) {
-				if at >= 0 {
-					return Commit{}, fmt.Errorf("%w %q: it is ambiguous in session %q; give more digits", ErrUnknownEdit, name, s.SessionName())
-				}
-				at = i
-			}
+		seqs, err := s.Matching(tip, strings.ToLower(base))
+		if err != nil {
+			return Commit{}, err
+		}
+		if len(seqs) > 1 {
+			return Commit{}, fmt.Errorf("%w %q: it is ambiguous in session %q; give more digits", ErrUnknownEdit, name, s.SessionName())
+		}
+		if len(seqs) == 1 {
+			at = n - 1 - seqs[0]
 		}
 	}
 	if at < 0 {
 		return Commit{}, fmt.Errorf("%w %q in session %q; give a commit id from `git edit log --session %s`", ErrUnknownEdit, name, s.SessionName(), s.SessionName())
 	}
-	if at+back >= len(all) {
-		return Commit{}, fmt.Errorf("%w %q: session %q has only %d commits before it", ErrUnknownEdit, name, s.SessionName(), len(all)-at-1)
+	if at+back >= n {
+		return Commit{}, fmt.Errorf("%w %q: session %q has only %d commits before it", ErrUnknownEdit, name, s.SessionName(), n-at-1)
 	}
-	return all[at+back], nil
+	return s.CommitAt(tip, n-1-at-back)
 }

@@ -190,8 +190,8 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	if err != nil {
 		return Outcome{}, err
 	}
+	sync := map[string]repo.Entry{}
 	if len(tx.Outside) > 0 {
-		sync := map[string]repo.Entry{}
 		var raw []string
 		for _, p := range tx.Outside {
 			f := tx.Files[p]
@@ -209,6 +209,9 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 			sync[p] = repo.Entry{Hash: blob, Mode: f.Mode}
 		}
 		meta := Meta{Op: OpSync, Session: s.Name, Paths: tx.Outside, Prev: prev, Raw: raw}
+		if meta.Stat, err = s.lineStats(tx.Outside, recorded, sync, tx.Files); err != nil {
+			return Outcome{}, err
+		}
 		subject := "sync: " + describePaths(tx.Outside) + " changed outside git-edit"
 		if out.Sync, err = s.commit(parent, sync, meta, subject, now); err != nil {
 			return Outcome{}, err
@@ -250,6 +253,19 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 		if tx.rawBefore[p] {
 			meta.RawBefore = append(meta.RawBefore, p)
 		}
+	}
+	// The parent records each path as the sync commit did, else as the
+	// session's record read by begin.
+	parentEntries := map[string]repo.Entry{}
+	for _, p := range touched {
+		e, synced := sync[p]
+		if !synced {
+			e = recorded[p]
+		}
+		parentEntries[p] = e
+	}
+	if meta.Stat, err = s.lineStats(touched, parentEntries, entries, tx.Files, out.After); err != nil {
+		return Outcome{}, err
 	}
 	subject := pl.Subject
 	if subject == "" {
@@ -419,11 +435,10 @@ func changedPaths(changes []Change) []string {
 	return paths
 }
 
-// LastTouches finds, for each path, the last commit of this session up to
-// tip that changed it, walking back along first parents until every path is
-// found or the session's first commit is passed. Paths the session never
-// changed are absent from the result.
-func (s *Session) LastTouches(tip plumbing.Hash, paths []string) (map[string]plumbing.Hash, error) {
+// lastTouchesWalk is LastTouches without the index: it walks back along
+// first parents until every path is found or the session's first commit is
+// passed.
+func (s *Session) lastTouchesWalk(tip plumbing.Hash, paths []string) (map[string]plumbing.Hash, error) {
 	want := map[string]bool{}
 	for _, p := range paths {
 		want[p] = true
@@ -452,6 +467,43 @@ func (s *Session) LastTouches(tip plumbing.Hash, paths []string) (map[string]plu
 		c = commit.ParentHashes[0]
 	}
 	return found, nil
+}
+
+// lineStats counts, with s.LineStat, the lines each path's change adds and
+// removes between the blobs before and after as stored (nil without
+// LineStat). known holds bytes whose blob id is known (FileState.Blob),
+// which spares reading the blob back: with no conversion, the blob stored
+// is the bytes on disk.
+func (s *Session) lineStats(paths []string, before, after map[string]repo.Entry, known ...map[string]repo.FileState) (map[string]LineCount, error) {
+	if s.LineStat == nil {
+		return nil, nil
+	}
+	stored := func(e repo.Entry, p string) ([]byte, error) {
+		if !e.Exists() {
+			return nil, nil
+		}
+		for _, m := range known {
+			if k := m[p]; k.Exists && !k.Blob.IsZero() && k.Blob == e.Hash {
+				return k.Content, nil
+			}
+		}
+		return s.Repo.ReadBlob(e.Hash)
+	}
+	out := make(map[string]LineCount, len(paths))
+	for _, p := range paths {
+		b, err := stored(before[p], p)
+		if err != nil {
+			return nil, err
+		}
+		a, err := stored(after[p], p)
+		if err != nil {
+			return nil, err
+		}
+		var c LineCount
+		c.Added, c.Removed = s.LineStat(b, a)
+		out[p] = c
+	}
+	return out, nil
 }
 
 func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, meta Meta, subject string, now time.Time) (plumbing.Hash, error) {

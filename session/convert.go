@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"errors"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -72,12 +71,8 @@ func (s *Session) rawAt(h plumbing.Hash, path string, e repo.Entry) (bool, error
 	if err != nil {
 		return false, err
 	}
-	first, err := s.FirstTouch(tip, path)
-	if err != nil || first.IsZero() {
-		return false, err
-	}
-	commit, _, err := s.ReadCommit(first)
-	if err != nil || !commit.Meta.IsRawBefore(path) {
+	commit, ok, err := s.FirstTouch(tip, path)
+	if err != nil || !ok || !commit.Meta.IsRawBefore(path) {
 		return false, err
 	}
 	tree, err := s.Repo.TreeOf(commit.Parent)
@@ -86,34 +81,6 @@ func (s *Session) rawAt(h plumbing.Hash, path string, e repo.Entry) (bool, error
 	}
 	before, err := s.Repo.EntryAt(tree, path)
 	return err == nil && before == e, err
-}
-
-// FirstTouch is the session's first commit up to tip that changed path
-// (zero: none did), walking back along first parents to the session's
-// first commit.
-func (s *Session) FirstTouch(tip plumbing.Hash, path string) (plumbing.Hash, error) {
-	var first plumbing.Hash
-	for c := tip; !c.IsZero(); {
-		commit, err := s.Repo.ReadCommit(c)
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return plumbing.ZeroHash, &BrokenError{Session: s.Name, Commit: c, Tip: c == tip}
-		}
-		if err != nil {
-			return plumbing.ZeroHash, err
-		}
-		meta, ok := ParseMeta(commit.Message)
-		if !ok || meta.Session != s.Name {
-			break
-		}
-		if meta.Touches(path) {
-			first = c
-		}
-		if len(commit.ParentHashes) == 0 {
-			break
-		}
-		c = commit.ParentHashes[0]
-	}
-	return first, nil
 }
 
 // keptUnconvertedFirstTouch is keptUnconverted for a path the session has

@@ -37,38 +37,39 @@ type Summary struct {
 	Broken *BrokenError
 }
 
-// Summarize reads the session's history into a Summary. A broken session
+// Summarize reads the session's summary from its history index (see
+// index.go): its cost is its paths, not its commits. A broken session
 // is no error here: its summary says so in Broken, so that listing and
 // pruning still work for the others.
 func (s *Session) Summarize() (Summary, error) {
 	sum := Summary{Name: s.Name, Ref: s.Ref(), Paths: []string{}}
 	tip, err := s.Tip()
-	var all []Commit
-	if err == nil {
-		all, err = s.Commits(tip)
+	var tipCommit Commit
+	if err == nil && !tip.IsZero() {
+		tipCommit, _, err = s.ReadCommit(tip)
+	}
+	if err == nil && !tip.IsZero() {
+		err = s.withIndex(tip, func(v view) error {
+			if v.lim != v.x.n-1 {
+				return errIndexStale // the ref moved back: count again
+			}
+			sum.Commits, sum.Edits, sum.Base = v.lim+1, v.x.edits, v.x.base
+			sum.Paths = sum.Paths[:0]
+			for _, p := range v.x.paths {
+				if v.x.touches[p].first <= v.lim {
+					sum.Paths = append(sum.Paths, p)
+				}
+			}
+			return nil
+		})
 	}
 	if broken := (*BrokenError)(nil); errors.As(err, &broken) {
-		sum.Broken = broken
-		return sum, nil
+		return Summary{Name: s.Name, Ref: s.Ref(), Paths: []string{}, Broken: broken}, nil
 	}
-	if err != nil || len(all) == 0 {
-		return sum, err
+	if err != nil || sum.Commits == 0 {
+		return Summary{Name: s.Name, Ref: s.Ref(), Paths: []string{}}, err
 	}
-	sum.Tip, sum.Commits = tip, len(all)
-	seen := map[string]bool{}
-	for i := len(all) - 1; i >= 0; i-- {
-		if all[i].Meta.Op == OpEdit {
-			sum.Edits++
-		}
-		for _, p := range all[i].Meta.Paths {
-			if !seen[p] {
-				seen[p] = true
-				sum.Paths = append(sum.Paths, p)
-			}
-		}
-	}
-	sum.Base = all[len(all)-1].Parent
-	sum.Last = all[0].Time
+	sum.Tip, sum.Last = tip, tipCommit.Time
 	return sum, nil
 }
 

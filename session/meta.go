@@ -30,6 +30,7 @@ const (
 //	Edit-Rollback-To: <commit>|start
 //	Edit-Raw: src/mixed.txt
 //	Edit-Raw-Before: src/lf.txt
+//	Edit-Stat: 3 1 src/main.go
 //
 // Edit-Path names every path the commit changed. Edit-Prev names, per path,
 // the previous commit of the session that changed it (absent on a session's
@@ -59,7 +60,15 @@ type Meta struct {
 	RollbackTo string
 	Raw        []string
 	RawBefore  []string
+	// Stat holds, per path, the lines the commit added and removed in it
+	// (Edit-Stat: <added> <removed> <path>), counted at edit time from
+	// the blobs as stored, so that logs read them instead of diffing;
+	// absent for commits written before the trailer existed.
+	Stat map[string]LineCount
 }
+
+// LineCount is what a commit did to one path's lines.
+type LineCount struct{ Added, Removed int }
 
 // IsRaw reports whether the commit records path unconverted (Edit-Raw).
 func (m Meta) IsRaw(path string) bool {
@@ -122,6 +131,11 @@ func (m Meta) Message(subject string) string {
 	for _, p := range m.RawBefore {
 		fmt.Fprintf(&b, "Edit-Raw-Before: %s\n", quotePath(p))
 	}
+	for _, p := range m.Paths {
+		if st, ok := m.Stat[p]; ok {
+			fmt.Fprintf(&b, "Edit-Stat: %d %d %s\n", st.Added, st.Removed, quotePath(p))
+		}
+	}
 	return b.String()
 }
 
@@ -167,9 +181,28 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			m.Raw = append(m.Raw, unquotePath(val))
 		case "Edit-Raw-Before":
 			m.RawBefore = append(m.RawBefore, unquotePath(val))
+		case "Edit-Stat":
+			if p, st, ok := parseStat(val); ok {
+				if m.Stat == nil {
+					m.Stat = map[string]LineCount{}
+				}
+				m.Stat[p] = st
+			}
 		}
 	}
 	return m, ok
+}
+
+// parseStat reads "<added> <removed> <path>".
+func parseStat(val string) (string, LineCount, bool) {
+	a, rest, ok1 := strings.Cut(val, " ")
+	r, p, ok2 := strings.Cut(rest, " ")
+	added, err1 := strconv.Atoi(a)
+	removed, err2 := strconv.Atoi(r)
+	if !ok1 || !ok2 || err1 != nil || err2 != nil || added < 0 || removed < 0 {
+		return "", LineCount{}, false
+	}
+	return unquotePath(p), LineCount{Added: added, Removed: removed}, true
 }
 
 // quotePath writes a path as is unless it could not be read back from one

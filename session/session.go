@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -65,6 +66,15 @@ type Session struct {
 	Name string
 	// MaxFileSize bounds the files read for editing (0: no bound).
 	MaxFileSize int64
+	// LineStat, when set, counts the lines a change adds and removes,
+	// from the blobs before and after as stored; Apply records the counts
+	// in the commit (Edit-Stat) so that logs never diff blobs again. The
+	// engine sets it: the session never interprets text itself.
+	LineStat func(before, after []byte) (added, removed int)
+
+	// idx caches the history index (see index.go), guarded by idxMu.
+	idxMu sync.Mutex
+	idx   *histIndex
 }
 
 // New checks the name (ValidateName) and returns a session of r that reads

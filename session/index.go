@@ -1,0 +1,388 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// The history index answers, without walking the session, the questions
+// whose answer would otherwise need every commit: where each path was
+// first and last touched, how many commits and edits the session has, its
+// base, and which commit sits at a position or carries an abbreviated id.
+//
+// It is a cache beside the ref, never part of the record: two files under
+// <common dir>/git-edit/sessions/<name>/, keyed by the tip they were built
+// for, and rebuilt from the commits when missing, unreadable or from
+// another history. Reading it for a newer tip costs the commits since
+// (each names its paths in its trailers), so it needs no writing on every
+// edit; it is written back when that catch-up grew past indexPersistEvery
+// commits. What it says is checked against the commits before it is used
+// (see LastTouches, FirstTouch), so a wrong index costs a walk, never a
+// wrong answer:
+//
+//	history.idx      header and the path table, replaced atomically
+//	history.commits  the session's commit ids, 20 bytes each, oldest
+//	                 first; only appended to, except when rebuilt
+//
+// Session commits are numbered from 0, the oldest ("seq").
+
+// indexPersistEvery is how many commits a catch-up may read before the
+// index is written back: it bounds the commits every later reader reads,
+// and amortizes the writing of the path table over as many edits.
+const indexPersistEvery = 8
+
+const indexMagic = "git-edit history index 1"
+
+// touch is where one path was first and last touched.
+type touch struct {
+	first, last         int
+	firstHash, lastHash plumbing.Hash
+}
+
+// histIndex is the index of a session up to tip.
+type histIndex struct {
+	tip, base plumbing.Hash
+	n, edits  int
+	paths     []string // in the order of their first touch
+	touches   map[string]*touch
+
+	// Commit ids: those of seq < persisted are in the commits file (read
+	// on demand into disk), the others in tail.
+	persisted int
+	ptip      plumbing.Hash // the id at seq persisted-1
+	disk      []byte
+	diskRead  bool
+	tail      []plumbing.Hash
+	seqs      map[plumbing.Hash]int // built on demand
+}
+
+func (s *Session) indexPath() string   { return filepath.Join(s.stateDir(), "history.idx") }
+func (s *Session) commitsPath() string { return filepath.Join(s.stateDir(), "history.commits") }
+func (s *Session) indexLock() string   { return filepath.Join(s.stateDir(), "history.lock") }
+
+// add records commit c as the next one of the session.
+func (x *histIndex) add(c Commit) {
+	seq := x.n
+	if seq == 0 {
+		x.base = c.Parent
+	}
+	x.n++
+	x.tip = c.Hash
+	x.tail = append(x.tail, c.Hash)
+	if x.seqs != nil {
+		x.seqs[c.Hash] = seq
+	}
+	if c.Meta.Op == OpEdit {
+		x.edits++
+	}
+	for _, p := range c.Meta.Paths {
+		t := x.touches[p]
+		if t == nil {
+			t = &touch{first: seq, firstHash: c.Hash}
+			x.touches[p] = t
+			x.paths = append(x.paths, p)
+		}
+		t.last, t.lastHash = seq, c.Hash
+	}
+}
+
+func newIndex() *histIndex { return &histIndex{touches: map[string]*touch{}} }
+
+// hashAt is the id of the session's commit number seq.
+func (x *histIndex) hashAt(s *Session, seq int) (plumbing.Hash, error) {
+	if seq >= x.persisted {
+		return x.tail[seq-x.persisted], nil
+	}
+	if err := x.loadDisk(s); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	var h plumbing.Hash
+	copy(h[:], x.disk[seq*20:])
+	return h, nil
+}
+
+// loadDisk reads the persisted commit ids, checking that they end with
+// the commit the index was written for.
+func (x *histIndex) loadDisk(s *Session) error {
+	if x.diskRead {
+		return nil
+	}
+	f, err := os.Open(s.commitsPath())
+	if err != nil {
+		return errIndexStale
+	}
+	defer f.Close()
+	b := make([]byte, x.persisted*20)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return errIndexStale
+	}
+	var last plumbing.Hash
+	copy(last[:], b[len(b)-20:])
+	if last != x.ptip {
+		return errIndexStale
+	}
+	x.disk, x.diskRead = b, true
+	return nil
+}
+
+// errIndexStale: the commits file does not belong with the index read; the
+// caller falls back to reading the commits.
+var errIndexStale = errors.New("history index is stale")
+
+// seqOf is the position of h among the session's commits; ok is false
+// when h is none of them.
+func (x *histIndex) seqOf(s *Session, h plumbing.Hash) (int, bool, error) {
+	if h == x.tip {
+		return x.n - 1, true, nil
+	}
+	if x.seqs == nil {
+		if x.persisted > 0 {
+			if err := x.loadDisk(s); err != nil {
+				return 0, false, err
+			}
+		}
+		x.seqs = make(map[plumbing.Hash]int, x.n)
+		for i := 0; i < x.persisted; i++ {
+			var k plumbing.Hash
+			copy(k[:], x.disk[i*20:])
+			x.seqs[k] = i
+		}
+		for i, k := range x.tail {
+			x.seqs[k] = x.persisted + i
+		}
+	}
+	seq, ok := x.seqs[h]
+	return seq, ok, nil
+}
+
+// view is the session's index and the position of tip in it. It is read
+// while holding the session's idxMu.
+type view struct {
+	x   *histIndex
+	lim int // seq of tip; -1 for a session without commits
+}
+
+// indexAt returns the index caught up to tip (a commit of the session, or
+// zero), reading only the commits since the index last seen. A tip older
+// than the index's is found in it. The caller holds s.idxMu.
+func (s *Session) indexAt(tip plumbing.Hash) (view, error) {
+	if tip.IsZero() {
+		return view{x: newIndex(), lim: -1}, nil
+	}
+	x := s.idx
+	if x == nil {
+		x = s.loadIndex()
+	}
+	if x.n > 0 && x.tip == tip {
+		s.idx = x
+		return view{x: x, lim: x.n - 1}, nil
+	}
+	if x.n > 0 {
+		// An older commit of the session (rollback --to, a rollback's
+		// target) is in the index already.
+		if seq, ok, err := x.seqOf(s, tip); err == nil && ok {
+			s.idx = x
+			return view{x: x, lim: seq}, nil
+		}
+	}
+	var newer []Commit
+	met := false
+	for h := tip; !h.IsZero(); {
+		if x.n > 0 && h == x.tip {
+			met = true
+			break
+		}
+		c, ok, err := s.ReadCommit(h)
+		if err != nil {
+			if broken := (*BrokenError)(nil); errors.As(err, &broken) && h == tip {
+				broken.Tip = true
+			}
+			return view{}, err
+		}
+		if !ok {
+			break
+		}
+		newer = append(newer, c)
+		h = c.Parent
+	}
+	if !met {
+		x = newIndex() // another history, or none read yet
+	}
+	for i := len(newer) - 1; i >= 0; i-- {
+		x.add(newer[i])
+	}
+	s.idx = x
+	if x.n-x.persisted >= indexPersistEvery || !met && x.n >= indexPersistEvery {
+		s.persistIndex(x) // a cache: failing to write it changes no answer
+	}
+	return view{x: x, lim: x.n - 1}, nil
+}
+
+// loadIndex reads the index files; anything unreadable gives an empty
+// index, rebuilt from the commits.
+func (s *Session) loadIndex() *histIndex {
+	b, err := os.ReadFile(s.indexPath())
+	if err != nil {
+		return newIndex()
+	}
+	x, err := parseIndex(b)
+	if err != nil {
+		return newIndex()
+	}
+	return x
+}
+
+func parseIndex(b []byte) (*histIndex, error) {
+	bad := errors.New("malformed history index")
+	x := newIndex()
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<20)
+	line := func() (string, bool) {
+		if !sc.Scan() {
+			return "", false
+		}
+		return sc.Text(), true
+	}
+	if l, ok := line(); !ok || l != indexMagic {
+		return nil, bad
+	}
+	var tip, base string
+	var nPaths int
+	if l, ok := line(); !ok {
+		return nil, bad
+	} else if _, err := fmt.Sscanf(l, "%s %s %d %d %d", &tip, &base, &x.n, &x.edits, &nPaths); err != nil {
+		return nil, bad
+	}
+	if !plumbing.IsHash(tip) || !plumbing.IsHash(base) || x.n < 1 || x.edits < 0 || x.edits > x.n || nPaths < 0 {
+		return nil, bad
+	}
+	x.tip, x.base, x.persisted = plumbing.NewHash(tip), plumbing.NewHash(base), x.n
+	x.ptip = x.tip
+	for range nPaths {
+		l, ok := line()
+		if !ok {
+			return nil, bad
+		}
+		f := strings.SplitN(l, " ", 5)
+		if len(f) != 5 || !plumbing.IsHash(f[1]) || !plumbing.IsHash(f[3]) {
+			return nil, bad
+		}
+		first, err1 := strconv.Atoi(f[0])
+		last, err2 := strconv.Atoi(f[2])
+		if err1 != nil || err2 != nil || first < 0 || first > last || last >= x.n {
+			return nil, bad
+		}
+		p := unquotePath(f[4])
+		if _, dup := x.touches[p]; dup {
+			return nil, bad
+		}
+		x.touches[p] = &touch{first: first, last: last, firstHash: plumbing.NewHash(f[1]), lastHash: plumbing.NewHash(f[3])}
+		x.paths = append(x.paths, p)
+	}
+	if _, ok := line(); ok || sc.Err() != nil {
+		return nil, bad
+	}
+	return x, nil
+}
+
+// persistIndex writes x back, if no other process is writing the session's
+// index now: the commit ids after those already on disk are appended (the
+// whole file is rewritten when the one on disk is of another history), then
+// the path table replaces the old one atomically. Readers never see a
+// table naming ids not yet written.
+func (s *Session) persistIndex(x *histIndex) {
+	dir := s.stateDir()
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return
+	}
+	lock, err := os.OpenFile(s.indexLock(), os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		return
+	}
+	defer lock.Close()
+	if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return // another process is writing it
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+
+	// Extend the commits file when what is on disk is a prefix of x.
+	onDisk := s.loadIndex()
+	from := 0
+	if onDisk.n > 0 && onDisk.n <= x.n {
+		if h, err := x.hashAt(s, onDisk.n-1); err == nil && h == onDisk.tip {
+			if st, err := os.Stat(s.commitsPath()); err == nil && st.Size() >= int64(onDisk.n)*20 {
+				from = onDisk.n
+			}
+		}
+	}
+	ids := make([]byte, 0, (x.n-from)*20)
+	for i := from; i < x.n; i++ {
+		h, err := x.hashAt(s, i)
+		if err != nil {
+			return
+		}
+		ids = append(ids, h[:]...)
+	}
+	if from > 0 {
+		f, err := os.OpenFile(s.commitsPath(), os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		// Ids past the table on disk were never published; drop them.
+		_, werr := f.WriteAt(ids, int64(from)*20)
+		terr := f.Truncate(int64(x.n) * 20)
+		if errors.Join(werr, terr, f.Close()) != nil {
+			return
+		}
+	} else if writeAtomic(dir, s.commitsPath(), ids) != nil {
+		return
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\n%s %s %d %d %d\n", indexMagic, x.tip, x.base, x.n, x.edits, len(x.paths))
+	for _, p := range x.paths {
+		t := x.touches[p]
+		fmt.Fprintf(&b, "%d %s %d %s %s\n", t.first, t.firstHash, t.last, t.lastHash, quotePath(p))
+	}
+	if writeAtomic(dir, s.indexPath(), b.Bytes()) != nil {
+		return
+	}
+	// x's ids are all on disk now; read again when needed.
+	x.persisted, x.ptip, x.tail, x.disk, x.diskRead = x.n, x.tip, nil, nil, false
+}
+
+// writeAtomic replaces name with b (no fsync: the index is a cache, and a
+// torn one is detected and rebuilt).
+func writeAtomic(dir, name string, b []byte) error {
+	f, err := os.CreateTemp(dir, ".tmp-index-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(b)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), name); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// dropIndex forgets the cached index and removes its files, after it was
+// found to disagree with the commits.
+// The caller holds s.idxMu.
+func (s *Session) dropIndex() {
+	s.idx = nil
+	os.Remove(s.indexPath())
+}
