@@ -36,3 +36,5 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
+
+tool github.com/git-edit/git-edit/ops/texteditor/internal/langgen/cmd/langgen

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/go-enry/go-enry/v2"
-
 	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/texteditor/internal/lang"
 )
 
 // RenderView returns what view shows an agent: the file's text (without its
@@ -110,11 +109,17 @@ func fence(tag string, text []byte) string {
 	return b.String()
 }
 
-// FenceTag returns the Markdown info string for a file: the language go-enry
-// detects from the file's base name and its first LanguageHeadBytes (BOM
-// skipped), as a tag: the lower-cased language name with spaces as "-" ("go",
-// "python", "shell") when that is a plain word of [a-z0-9._-], else the first
-// such alias (C++ -> "cpp", C# -> "csharp"). An unknown language gives "".
+// FenceTag returns the Markdown info string for a file: the language
+// GitHub linguist's data gives the file's base name and its first
+// LanguageHeadBytes (BOM skipped), as a tag: the lower-cased language name
+// with spaces as "-" ("go", "python", "shell") when that is a plain word of
+// [a-z0-9._-], else the first such alias (C++ -> "cpp", C# -> "csharp"). An
+// unknown language gives "".
+//
+// The answer is go-enry's, from tables generated at build time (package
+// lang), except where go-enry would choose among several candidates with
+// its token classifier: there the candidate with the classifier's highest
+// prior is taken (see package lang for exactly where the two can differ).
 //
 // Linguist's first alias is not used first because it is often not the usual
 // tag (Go's is "golang", Python's "py", JSON's "geojson").
@@ -123,38 +128,5 @@ func FenceTag(path string, content []byte) string {
 	if len(head) > LanguageHeadBytes {
 		head = head[:LanguageHeadBytes]
 	}
-	lang := enry.GetLanguage(filepath.Base(path), head)
-	if lang == "" {
-		return ""
-	}
-	if tag := strings.ToLower(strings.ReplaceAll(lang, " ", "-")); plainTag(tag) {
-		return tag
-	}
-	if info, err := enry.GetLanguageInfo(lang); err == nil {
-		for _, a := range info.Aliases {
-			if plainTag(a) {
-				return a
-			}
-		}
-	}
-	// No plain form: keep the name minus characters that could break the
-	// info string (whitespace, backticks).
-	return strings.Map(func(r rune) rune {
-		if r == '`' || r <= ' ' {
-			return -1
-		}
-		return r
-	}, strings.ToLower(strings.ReplaceAll(lang, " ", "-")))
-}
-
-func plainTag(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return true
+	return lang.Tag(filepath.Base(path), head)
 }
