@@ -93,7 +93,7 @@ func TestTableRenders(t *testing.T) {
 		}
 	}
 	for i, want := range []string{
-		"| edit | 11.0 ms | 12.0 ms |  | git \\| commit | 42.0 ms | 0.26 (0.25–0.27) | ≤ 0.3 | met |",
+		"| edit | 11.0 ms | 12.0 ms |  | git \\| commit | 42.0 ms | 0.262 (0.25–0.27) | ≤ 0.3 | met |",
 		"| show | 95.0 ms | 100.0 ms | 3.0 MiB | small | 40.0 ms | 2.38 (2.20–2.50) | ≤ 1.5 | **missed** |",
 		"| warm MCP |  |  |  |  |  |  |  | not measured: node is missing |",
 	} {

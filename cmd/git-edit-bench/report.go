@@ -35,7 +35,7 @@ func pairRow(p *pair, target float64) row {
 	r := row{work: p.a.name, med: ms(quantile(a, 0.5)), p90: ms(quantile(a, 0.9)),
 		baseline: p.b.name, bmed: ms(quantile(b, 0.5))}
 	ratio := float64(quantile(a, 0.5)) / float64(quantile(b, 0.5))
-	r.ratio = fmt.Sprintf("%.2f (%.2f–%.2f)", ratio, quantile(p.ratios, 0.1), quantile(p.ratios, 0.9))
+	r.ratio = fmt.Sprintf("%.3g (%.2f–%.2f)", ratio, quantile(p.ratios, 0.1), quantile(p.ratios, 0.9))
 	if p.rss {
 		r.rss = mib(p.a.rss)
 	}

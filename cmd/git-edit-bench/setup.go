@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -92,13 +93,20 @@ func prepareHistory(dir, bin string, edits, newFiles int) error {
 	if err != nil {
 		return fmt.Errorf("git-edit log of the built session: %w\n%s", err, out)
 	}
-	cmd = exec.Command(bin, "sessions")
+	cmd = exec.Command(bin, "sessions", "--json")
 	cmd.Dir, cmd.Env = dir, packtest.Env()
 	if out, err = cmd.Output(); err != nil {
 		return fmt.Errorf("git-edit sessions: %w", err)
 	}
-	if want := fmt.Sprintf("(%d edits)", edits); !strings.Contains(string(out), want) {
-		return fmt.Errorf("git-edit sessions does not count %s in the built session:\n%s", want, out)
+	var list []struct {
+		Session string
+		Edits   int
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		return fmt.Errorf("git-edit sessions --json: %w\n%s", err, out)
+	}
+	if len(list) != 1 || list[0].Session != "hist" || list[0].Edits != edits {
+		return fmt.Errorf("git-edit sessions does not read the built session as %d edits:\n%s", edits, out)
 	}
 	return nil
 }
