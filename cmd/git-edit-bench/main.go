@@ -1,28 +1,52 @@
-// Command git-edit-bench measures what one cold `git-edit call` costs in a
-// large repository against what committing the same change with git costs,
-// and prints a Markdown table.
+// Command git-edit-bench measures git-edit against the baselines a user
+// would compare it with, side by side and interleaved in one run, and
+// prints issue 14's targets as one Markdown table with the machine:
 //
-//	go run ./cmd/git-edit-bench [-out DIR] [-keep] [-n 30]
+//	go run ./cmd/git-edit-bench [-quick] [-n 30] [-fresh] [-keep] [-out DIR] [-bin FILE] [-cache DIR]
 //
-// From the module's checkout it builds git-edit, generates two repositories
-// with `git fast-import` (small: 100 files; large: 100,000 files in nested
-// directories with history, packed by `git gc`), puts a 50 KB text file in
-// both and a 10 MB one in the large one, then runs, interleaved n times:
+// From the module's checkout it builds git-edit (or measures -bin) and a
+// Go hello-world, and generates two repositories, cached under
+// $TMPDIR/git-edit-bench-cache/<version> so that reruns start at once
+// (-fresh regenerates them):
 //
-//	(a) git-edit call text_editor str_replace on the 50 KB file, large repo
-//	(b) the same in the small repo
-//	(c) git add FILE && git commit -q of the same change, large repo
-//	(d) the str_replace on the 10 MB file, large repo, with its peak RSS
-//	(e) (a) with GIT_EDIT_PACKIDX=off: go-git's own object reader
-//	(f) git-edit tools: the cost of starting the process at all
+//   - git-shaped: 4,800 files in 300 directories and 6,500 commits, about
+//     300,000 objects in one pack, generated from a fixed seed with
+//     `git fast-import` (shaped.go; about 40 s on 2 cores);
+//   - big-index: 100,000 files, whose 8.8 MB index makes `git commit`
+//     itself slow, kept as the case that flatters git-edit.
 //
-// Every run is a new process: each agent edit is one. The work directory
-// (a temporary one unless -out names it) is removed at the end unless -keep.
-// It takes about a minute on 2 cores.
+// Each run copies them into a work directory (a temporary one unless -out
+// names it; removed at the end unless -keep), builds a 10,000-edit and a
+// 100-edit session in two more copies of the git-shaped one (built with
+// fast-import from git-edit's own commits as models, see histsession.go),
+// and measures, each work right beside its baseline, alternating which
+// goes first, the pairs in a rotating order:
+//
+//   - a cold `git-edit call text_editor str_replace` of a 50 KB file
+//     against `git add F && git commit -q` of the same change, in both
+//     repositories;
+//   - `git-edit tools` against the hello-world (process start);
+//   - a 10 MB str_replace against `sed -i` + `git add && git commit`, with
+//     git-edit's peak RSS;
+//   - `git-edit log -n 20` on a session of 1 MB edits against
+//     `git log --numstat -20` of its ref;
+//   - the first edit of a path new to the session, show, diff, sessions,
+//     undo, log -n 20 and edit_history on the 10,000-edit session against
+//     the 100-edit one;
+//   - warm MCP str_replace through the official Go SDK client against the
+//     MCP reference filesystem server's edit_file (installed with npm into
+//     the cache; skipped, and said so, without node and npm), 50 KB and
+//     1 MB, alternating calls;
+//   - the fsyncs of one cold edit, counted by strace when there is one.
+//
+// Every cold run is a new process: each agent edit is one. No number here
+// is asserted by a test; the tests check what can be checked without a
+// clock (generation is reproducible, the built session is one git-edit
+// reads, the table renders).
 package main
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -31,11 +55,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/git-edit/git-edit/ops/texteditor"
@@ -44,9 +64,12 @@ import (
 
 func main() {
 	var o options
-	flag.StringVar(&o.out, "out", "", "work directory for the binary and repositories (default: a new temporary directory)")
+	flag.StringVar(&o.out, "out", "", "work directory for the binaries and repository copies (default: a new temporary directory)")
+	flag.StringVar(&o.cache, "cache", "", "directory of the generated repositories, kept between runs (default: $TMPDIR/git-edit-bench-cache/"+cacheVersion+")")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory when done")
-	flag.IntVar(&o.n, "n", 30, "runs of each measurement")
+	flag.BoolVar(&o.fresh, "fresh", false, "regenerate the cached repositories")
+	flag.BoolVar(&o.quick, "quick", false, "a short run: 5 rounds (unless -n), one RSS run, a 10,000-edit session all the same")
+	flag.IntVar(&o.n, "n", 0, "measured rounds of each pair (default 30; 5 with -quick)")
 	flag.StringVar(&o.bin, "bin", "", "measure this git-edit binary instead of building one (to compare builds)")
 	flag.Parse()
 	if err := run(o, os.Stdout, os.Stderr); err != nil {
@@ -55,24 +78,67 @@ func main() {
 	}
 }
 
+// cacheVersion names the cache of generated repositories; bump it when a
+// generator or the benchmark's files change.
+const cacheVersion = "v1"
+
 const (
 	file50k   = "bench/file50k.txt"
 	base50k   = "bench/base50k.txt" // the baseline's own copy, so git-edit's session never sees git's commits to it
 	file10m   = "bench/big10m.txt"
-	sessionID = "bench"
+	base10m   = "bench/base10m.txt"
+	log1m     = "bench/log1m.txt"
+	mcp50k    = "bench/mcp50k.txt"
+	mcp1m     = "bench/mcp1m.txt"
+	histDir   = "bench/hist" // the files the built sessions edit
+	newDir    = "bench/new"  // files the history rows edit first, one per run
+	histPaths = 10
+	// bigEdits and smallEdits are the lengths of the two built sessions.
+	bigEdits, smallEdits = 10000, 100
+	// logEdits is the length of the session of 1 MB edits.
+	logEdits = 25
 )
 
 type options struct {
-	out, bin string
-	keep     bool
-	n        int
+	out, cache, bin    string
+	keep, fresh, quick bool
+	n                  int
 }
 
+// shapedSpec is gitShaped with the benchmark's files.
+func shapedSpec() shape {
+	s := gitShaped
+	s.Extra = map[string][]byte{
+		file50k: textFile(50 << 10), base50k: textFile(50 << 10),
+		file10m: textFile(10 << 20), base10m: textFile(10 << 20),
+		log1m: textFile(1 << 20), mcp50k: textFile(50 << 10), mcp1m: textFile(1 << 20),
+	}
+	return s
+}
+
+// bigSpec is the 100,000-file repository.
+var bigSpec = packtest.Spec{Files: 100000, Commits: 5, Touch: 5000, GC: true, Checkout: true,
+	Extra: map[string][]byte{file50k: textFile(50 << 10), base50k: textFile(50 << 10)}}
+
 func run(o options, stdout, logw io.Writer) (err error) {
-	out, keep, n := o.out, o.keep, o.n
+	n := o.n
+	if n == 0 {
+		n = 30
+		if o.quick {
+			n = 5
+		}
+	}
 	if n < 1 {
 		return errors.New("-n must be at least 1")
 	}
+	rssRuns := 3
+	if o.quick {
+		rssRuns = 1
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
+	loadStart := loadavg()
+
+	out := o.out
 	if out == "" {
 		if out, err = os.MkdirTemp("", "git-edit-bench-"); err != nil {
 			return err
@@ -83,12 +149,24 @@ func run(o options, stdout, logw io.Writer) (err error) {
 	if out, err = filepath.Abs(out); err != nil {
 		return err
 	}
-	if keep {
+	if o.keep {
 		defer fmt.Fprintf(logw, "kept %s\n", out)
 	} else {
 		defer os.RemoveAll(out)
 	}
-	logf := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
+	cache := o.cache
+	if cache == "" {
+		cache = filepath.Join(os.TempDir(), "git-edit-bench-cache", cacheVersion)
+	}
+	if cache, err = filepath.Abs(cache); err != nil {
+		return err
+	}
+	if o.fresh {
+		logf("removing %s (-fresh)", cache)
+		if err := os.RemoveAll(cache); err != nil {
+			return err
+		}
+	}
 
 	bin := o.bin
 	if bin == "" {
@@ -100,110 +178,291 @@ func run(o options, stdout, logw io.Writer) (err error) {
 	} else if bin, err = filepath.Abs(bin); err != nil {
 		return err
 	}
-	small, large := filepath.Join(out, "small"), filepath.Join(out, "large")
-	for _, g := range []struct {
-		dir  string
-		spec packtest.Spec
-	}{
-		{small, packtest.Spec{Files: 100, Commits: 3, Touch: 20, GC: true, Checkout: true,
-			Extra: map[string][]byte{file50k: textFile(50 << 10)}}},
-		{large, packtest.Spec{Files: 100000, Commits: 5, Touch: 5000, GC: true, Checkout: true,
-			Extra: map[string][]byte{file50k: textFile(50 << 10), base50k: textFile(50 << 10), file10m: textFile(10 << 20)}}},
-	} {
+	hello := filepath.Join(out, "hello")
+	if err := buildHello(hello); err != nil {
+		return err
+	}
+
+	// The generated repositories, from the cache or made now.
+	var notes []string
+	shapedCache, took, err := cached(filepath.Join(cache, "shaped"), func(dir string) error { return generateShaped(dir, shapedSpec()) })
+	if err != nil {
+		return fmt.Errorf("generate the git-shaped repository: %w", err)
+	}
+	notes = append(notes, fmt.Sprintf("git-shaped repository: %s; %s", objectCount(shapedCache), took))
+	logf("%s", notes[len(notes)-1])
+	bigCache, took, err := cached(filepath.Join(cache, "big"), func(dir string) error { return packtest.Generate(dir, bigSpec) })
+	if err != nil {
+		return fmt.Errorf("generate the big-index repository: %w", err)
+	}
+	notes = append(notes, fmt.Sprintf("big-index repository: %d files, %s; %s", bigSpec.Files+len(bigSpec.Extra), objectCount(bigCache), took))
+	logf("%s", notes[len(notes)-1])
+
+	// The work copies.
+	shaped, big := filepath.Join(out, "shaped"), filepath.Join(out, "big")
+	h10k, h100 := filepath.Join(out, "hist10k"), filepath.Join(out, "hist100")
+	for _, c := range []struct{ from, to string }{{shapedCache, shaped}, {bigCache, big}, {shapedCache, h10k}, {shapedCache, h100}} {
 		start := time.Now()
-		if _, err := os.Stat(g.dir); err == nil {
-			return fmt.Errorf("%s exists: give -out an empty or new directory", g.dir)
-		}
-		if err := packtest.Generate(g.dir, g.spec); err != nil {
+		if err := copyRepo(c.from, c.to); err != nil {
 			return err
 		}
-		logf("generated %s (%d files, %s) in %s", g.dir, g.spec.Files+len(g.spec.Extra), objectCount(g.dir), time.Since(start).Round(time.Millisecond))
+		logf("copied %s in %s", c.to, time.Since(start).Round(time.Millisecond))
+	}
+	newFiles := n + 2
+	for _, s := range []struct {
+		dir   string
+		edits int
+	}{{h10k, bigEdits}, {h100, smallEdits}} {
+		start := time.Now()
+		if err := prepareHistory(s.dir, bin, s.edits, newFiles); err != nil {
+			return fmt.Errorf("build the %d-edit session: %w", s.edits, err)
+		}
+		logf("built a %d-edit session in %s in %s", s.edits, s.dir, time.Since(start).Round(time.Millisecond))
 	}
 
 	counters := map[string]int{} // per repo and file: the value of its counter line
-	edit := func(dir, file string, env ...string) func(bool) (sample, error) {
+	edit := func(dir, session, file string) func(bool) (sample, error) {
 		return func(rss bool) (sample, error) {
 			key := dir + "\x00" + file
 			c := counters[key]
-			args := fmt.Sprintf(`{"command":"str_replace","path":%q,"old_str":%q,"new_str":%q}`, file, counterLine(c), counterLine(c+1))
-			s, stdout, err := timed(dir, env, strings.NewReader(args), rss, bin, "call", "--session", sessionID, texteditor.ToolName)
-			if err != nil {
-				return s, err
+			s, err := callTool(dir, session, rss, bin, texteditor.ToolName,
+				fmt.Sprintf(`{"command":"str_replace","path":%q,"old_str":%q,"new_str":%q}`, file, counterLine(c), counterLine(c+1)))
+			if err == nil {
+				counters[key] = c + 1
 			}
-			var res struct{ Status, Message string }
-			if err := json.Unmarshal(stdout, &res); err != nil || res.Status != "success" {
-				return s, fmt.Errorf("git-edit call in %s: %s", dir, stdout)
-			}
-			counters[key] = c + 1
-			return s, nil
-		}
-	}
-	works := []*work{
-		{name: "(a) git-edit str_replace, 50 KB file, large repo", run: edit(large, file50k)},
-		{name: "(b) git-edit str_replace, 50 KB file, small repo", run: edit(small, file50k)},
-		{name: "(c) git add FILE && git commit -q, 50 KB file, large repo (baseline)", run: func(rss bool) (sample, error) {
-			key := large + "\x00" + base50k
-			c := counters[key]
-			p := filepath.Join(large, base50k)
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return sample{}, err
-			}
-			b = bytes.Replace(b, []byte(counterLine(c)), []byte(counterLine(c+1)), 1)
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				return sample{}, err
-			}
-			add, _, err := timed(large, nil, nil, rss, "git", "add", base50k)
-			if err != nil {
-				return add, err
-			}
-			commit, _, err := timed(large, nil, nil, rss, "git", "commit", "-q", "-m", fmt.Sprintf("counter %d", c+1))
-			if err != nil {
-				return commit, err
-			}
-			counters[key] = c + 1
-			return sample{add.d + commit.d, max(add.rss, commit.rss)}, nil
-		}},
-		{name: "(d) git-edit str_replace, 10 MB file, large repo", run: edit(large, file10m)},
-		{name: "(e) = (a) with GIT_EDIT_PACKIDX=off (go-git's object reader)", run: edit(large, file50k, "GIT_EDIT_PACKIDX=off")},
-		{name: "(f) git-edit tools (process start, no repository work)", run: func(rss bool) (sample, error) {
-			s, _, err := timed(large, nil, nil, rss, bin, "tools")
 			return s, err
-		}},
-	}
-	// One unmeasured round warms the page cache and creates the sessions.
-	logf("measuring %d runs of each, interleaved", n)
-	for i := -1; i < n; i++ {
-		for j := range works {
-			w := works[(i+1+j)%len(works)] // rotate, so no work always follows the same one
-			s, err := w.run(false)
-			if err != nil {
-				return fmt.Errorf("%s: %w", w.name, err)
-			}
-			if i >= 0 {
-				w.samples = append(w.samples, s)
-			}
 		}
+	}
+	// gitCommit makes the same change with git: sed -i when withSed (a
+	// process, as an agent's shell edit is), else a rewrite of the file
+	// by this program, untimed.
+	gitCommit := func(dir, file string, withSed bool) func(bool) (sample, error) {
+		return func(rss bool) (sample, error) {
+			key := dir + "\x00" + file
+			c := counters[key]
+			var total sample
+			add := func(s sample) { total.d += s.d; total.rss = max(total.rss, s.rss) }
+			if withSed {
+				s, _, err := timed(dir, nil, nil, rss, "sed", "-i", fmt.Sprintf("s/%s/%s/", counterLine(c), counterLine(c+1)), file)
+				if err != nil {
+					return s, err
+				}
+				add(s)
+			} else if err := replaceInFile(filepath.Join(dir, file), counterLine(c), counterLine(c+1)); err != nil {
+				return sample{}, err
+			}
+			for _, args := range [][]string{{"add", file}, {"commit", "-q", "-m", fmt.Sprintf("counter %d", c+1)}} {
+				s, _, err := timed(dir, nil, nil, rss, "git", args...)
+				if err != nil {
+					return s, err
+				}
+				add(s)
+			}
+			counters[key] = c + 1
+			return total, nil
+		}
+	}
+	proc := func(dir string, stdin string, name string, args ...string) func(bool) (sample, error) {
+		return func(rss bool) (sample, error) {
+			var in io.Reader
+			if stdin != "" {
+				in = strings.NewReader(stdin)
+			}
+			s, _, err := timed(dir, nil, in, rss, name, args...)
+			return s, err
+		}
+	}
+	ser := func(name string, run func(bool) (sample, error)) *series { return &series{name: name, run: run} }
+
+	// A session of 1 MB edits for log, made by git-edit itself.
+	logf("making a session of %d edits of a 1 MB file", logEdits)
+	for range logEdits {
+		if _, err := edit(shaped, "log1m", log1m)(false); err != nil {
+			return err
+		}
+	}
+
+	type target struct {
+		p     *pair
+		ratio float64
+	}
+	var targets []target
+	add := func(a, b *series, ratio float64, rss bool) *pair {
+		p := &pair{a: a, b: b, rss: rss}
+		targets = append(targets, target{p, ratio})
+		return p
+	}
+	add(ser("cold git-edit str_replace, 50 KB, git-shaped", edit(shaped, "cold", file50k)),
+		ser("git add && git commit -q, git-shaped", gitCommit(shaped, base50k, false)), 0.3, true)
+	add(ser("cold git-edit str_replace, 50 KB, big-index", edit(big, "cold", file50k)),
+		ser("git add && git commit -q, big-index", gitCommit(big, base50k, false)), 0.15, false)
+	add(ser("git-edit tools (process start)", proc(shaped, "", bin, "tools")),
+		ser("Go hello-world", proc(shaped, "", hello)), 2, false)
+	tenMB := add(ser("cold git-edit str_replace, 10 MB, git-shaped", edit(shaped, "big", file10m)),
+		ser("sed -i + git add && git commit -q", gitCommit(shaped, base10m, true)), 0.5, true)
+	add(ser("git-edit log -n 20, session of 1 MB edits", proc(shaped, "", bin, "log", "-n", "20", "--session", "log1m")),
+		ser("git log --numstat -20 of its ref", proc(shaped, "", "git", "log", "--numstat", "-20", "refs/edits/log1m")), 0.5, false)
+	next := map[string]int{}
+	newEdit := func(dir string) func(bool) (sample, error) {
+		return func(rss bool) (sample, error) {
+			i := next[dir]
+			if i >= newFiles {
+				return sample{}, fmt.Errorf("no new file left in %s", dir)
+			}
+			next[dir]++
+			return edit(dir, "hist", fmt.Sprintf("%s/n%04d.txt", newDir, i))(rss)
+		}
+	}
+	hist := func(what string, run func(dir string) func(bool) (sample, error)) {
+		add(ser(fmt.Sprintf("%s, %d-edit session", what, bigEdits), run(h10k)),
+			ser(fmt.Sprintf("%d-edit session", smallEdits), run(h100)), 1.5, false)
+	}
+	gitEdit := func(stdin string, args ...string) func(string) func(bool) (sample, error) {
+		return func(dir string) func(bool) (sample, error) { return proc(dir, stdin, bin, args...) }
+	}
+	hist("first edit of a path new to the session", newEdit)
+	hist("show hist~5", gitEdit("", "show", "--session", "hist", "hist~5"))
+	hist("diff", gitEdit("", "diff", "--session", "hist"))
+	hist("sessions", gitEdit("", "sessions"))
+	hist("undo", gitEdit("", "undo", "--session", "hist"))
+	hist("log -n 20", gitEdit("", "log", "-n", "20", "--session", "hist"))
+	hist("call edit_history {\"n\":5}", gitEdit(`{"n":5}`, "call", "--session", "hist", "edit_history"))
+
+	var pairs []*pair
+	for _, t := range targets {
+		pairs = append(pairs, t.p)
+	}
+	logf("measuring %d rounds of %d pairs, interleaved", n, len(pairs))
+	if err := interleave(pairs, n, logf); err != nil {
+		return err
 	}
 	// Peak memory is measured in runs of its own: its wrapper costs a
 	// millisecond or so that the timings above must not include.
 	for range rssRuns {
-		for _, w := range works {
-			s, err := w.run(true)
-			if err != nil {
-				return fmt.Errorf("%s: %w", w.name, err)
+		for _, p := range pairs {
+			if !p.rss {
+				continue
 			}
-			w.rss = max(w.rss, s.rss)
+			for _, s := range []*series{p.a, p.b} {
+				smp, err := s.run(true)
+				if err != nil {
+					return fmt.Errorf("%s: %w", s.name, err)
+				}
+				s.rss = max(s.rss, smp.rss)
+			}
 		}
 	}
-	report(stdout, works, n)
+
+	var rows []row
+	for _, t := range targets {
+		rows = append(rows, pairRow(t.p, t.ratio))
+		if t.p == tenMB {
+			limit := int64(3*(10<<20) + 30<<20)
+			rows = append(rows, row{work: "peak RSS of the 10 MB str_replace", med: mib(tenMB.a.rss),
+				baseline: "largest process of the baseline", bmed: mib(tenMB.b.rss),
+				target: "≤ 3 × 10 MiB + 30 MiB = " + mib(limit), verdict: verdict(tenMB.a.rss <= limit)})
+		}
+	}
+
+	// Warm MCP.
+	entry, err := refServer(cache, logf)
+	if err != nil {
+		rows = append(rows, row{work: "warm MCP str_replace, 50 KB and 1 MB", verdict: "not measured: " + err.Error()})
+	} else {
+		logf("measuring %d warm MCP calls of each server at 50 KB and 1 MB, alternating", n)
+		refDir := filepath.Join(out, "refserver")
+		if err := os.MkdirAll(refDir, 0o777); err != nil {
+			return err
+		}
+		node, _ := exec.LookPath("node")
+		mp, err := mcpPairs(context.Background(), bin, node, entry, shaped, refDir, map[int]string{50 << 10: mcp50k, 1 << 20: mcp1m}, n)
+		if err != nil {
+			return err
+		}
+		for _, p := range mp {
+			rows = append(rows, pairRow(p, 0.5))
+		}
+		notes = append(notes, "reference server: "+refServerPkg[:strings.LastIndex(refServerPkg, "@")]+" "+refVersion(entry))
+	}
+
+	// fsyncs of one cold edit.
+	if _, err := exec.LookPath("strace"); err != nil {
+		rows = append(rows, row{work: "fsync + fdatasync calls of one cold edit", target: "≤ 5", verdict: "not measured: strace is missing (apt-get install strace)"})
+	} else {
+		c := counters[shaped+"\x00"+file50k]
+		mine, err := straceFsyncs(shaped, strings.NewReader(fmt.Sprintf(`{"command":"str_replace","path":%q,"old_str":%q,"new_str":%q}`, file50k, counterLine(c), counterLine(c+1))),
+			bin, "call", "--session", "cold", texteditor.ToolName)
+		if err != nil {
+			return err
+		}
+		counters[shaped+"\x00"+file50k] = c + 1
+		c = counters[shaped+"\x00"+base50k]
+		if err := replaceInFile(filepath.Join(shaped, base50k), counterLine(c), counterLine(c+1)); err != nil {
+			return err
+		}
+		theirs, err := straceFsyncs(shaped, nil, "sh", "-c", fmt.Sprintf("git add %s && git commit -q -m 'counter %d'", base50k, c+1))
+		if err != nil {
+			return err
+		}
+		counters[shaped+"\x00"+base50k] = c + 1
+		rows = append(rows, row{work: "fsync + fdatasync calls of one cold edit (strace -f)", med: fmt.Sprint(mine),
+			baseline: "git add && git commit -q", bmed: fmt.Sprint(theirs), target: "≤ 5", verdict: verdict(mine <= 5)})
+	}
+
+	fmt.Fprintln(stdout)
+	renderTable(stdout, rows)
+	fmt.Fprintf(stdout, "\nMedians and p90 of %d rounds; each work ran right beside its baseline, alternating which went first, the pairs in a rotating order. "+
+		"The ratio is median over median; in brackets, p10–p90 of the rounds' own ratios, the spread. "+
+		"Warm MCP rows: round trips through the official Go SDK client, each server up through all its calls. "+
+		"Peak RSS: the largest of %d more runs, %s.\n", n, rssRuns, rssHow())
+	loadEnd := loadavg()
+	fmt.Fprintf(stdout, "\nMachine: %s. Load average %s at the start, %s at the end.", machine(), loadStart, loadEnd)
+	if loaded(loadStart) || loaded(loadEnd) {
+		fmt.Fprint(stdout, " The machine was loaded (a load average above its CPU count): the timings are noisy; read the ratios and their spread, and rerun on a quiet machine to confirm.")
+	}
+	fmt.Fprintln(stdout)
+	for _, note := range notes {
+		fmt.Fprintf(stdout, "- %s\n", note)
+	}
 	return nil
+}
+
+func rssHow() string {
+	if _, err := os.Stat(timeCmd); err != nil {
+		return "from rusage, an upper bound (it includes this program's own peak; install GNU time for exact figures)"
+	}
+	return "measured by " + timeCmd
+}
+
+// callTool runs one cold `git-edit call` and checks that it succeeded.
+func callTool(dir, session string, rss bool, bin, tool, args string) (sample, error) {
+	s, stdout, err := timed(dir, nil, strings.NewReader(args), rss, bin, "call", "--session", session, tool)
+	if err != nil {
+		return s, err
+	}
+	var res struct{ Status, Message string }
+	if err := json.Unmarshal(stdout, &res); err != nil || res.Status != "success" {
+		return s, fmt.Errorf("git-edit call in %s: %s", dir, stdout)
+	}
+	return s, nil
+}
+
+// replaceInFile replaces the first old in the file with new.
+func replaceInFile(p, old, new string) error {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(string(b), old) {
+		return fmt.Errorf("%s has no %q", p, old)
+	}
+	return os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644)
 }
 
 // textFile returns about size bytes of source-like text: numbered lines and
 // one counter line in the middle, which each edit advances.
 func textFile(size int) []byte {
-	var b bytes.Buffer
+	var b strings.Builder
 	b.Grow(size + 100)
 	counter := false
 	for i := 0; b.Len() < size; i++ {
@@ -213,184 +472,9 @@ func textFile(size int) []byte {
 		}
 		fmt.Fprintf(&b, "\tline %07d: the quick brown fox jumps over the lazy dog (%d)\n", i, i*7919%100003)
 	}
-	return b.Bytes()
+	return []byte(b.String())
 }
 
 // counterLine is the one line of a bench file an edit changes; the ";"
 // keeps "counter: 1" from matching inside "counter: 12".
 func counterLine(c int) string { return fmt.Sprintf("counter: %d;", c) }
-
-// sample is one measured run.
-type sample struct {
-	d   time.Duration
-	rss int64 // peak resident set of the child process, bytes
-}
-
-type work struct {
-	name    string
-	run     func(rss bool) (sample, error)
-	samples []sample
-	rss     int64 // peak RSS over rssRuns extra runs
-}
-
-// rssRuns is how many extra runs of each work measure peak memory.
-const rssRuns = 3
-
-// timeCmd is GNU time, which measures a child's peak RSS exactly: it forks
-// the child from its own small process. A child that Go starts directly
-// (vfork-style, sharing this process's memory until exec) inherits this
-// process's peak RSS in its rusage, which would hide the child's own.
-const timeCmd = "/usr/bin/time"
-
-// timed runs one process and measures its wall time; with rss, its peak
-// RSS too, through timeCmd when there is one (else from the child's rusage,
-// an upper bound).
-func timed(dir string, env []string, stdin io.Reader, rss bool, name string, args ...string) (sample, []byte, error) {
-	var rssFile string
-	if _, err := os.Stat(timeCmd); rss && err == nil {
-		f, err := os.CreateTemp("", "git-edit-bench-rss-")
-		if err != nil {
-			return sample{}, nil, err
-		}
-		f.Close()
-		rssFile = f.Name()
-		defer os.Remove(rssFile)
-		args = append([]string{"-f", "%M", "-o", rssFile, name}, args...)
-		name = timeCmd
-	}
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(packtest.Env(), env...)
-	cmd.Stdin = stdin
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	d := time.Since(start)
-	if err != nil {
-		return sample{}, nil, fmt.Errorf("%s %s: %w\n%s%s", name, strings.Join(args, " "), err, out.String(), errb.String())
-	}
-	var peak int64
-	if rssFile != "" {
-		b, err := os.ReadFile(rssFile)
-		if err != nil {
-			return sample{}, nil, err
-		}
-		kb, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-		if err != nil {
-			return sample{}, nil, fmt.Errorf("%s output %q: %w", timeCmd, b, err)
-		}
-		peak = kb * 1024
-	} else if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && rss {
-		peak = int64(ru.Maxrss) * 1024 // kilobytes on Linux
-	}
-	return sample{d, peak}, out.Bytes(), nil
-}
-
-// build compiles git-edit from the module this command belongs to.
-func build(bin string) error {
-	gomod, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return fmt.Errorf("go env GOMOD: %w", err)
-	}
-	root := filepath.Dir(strings.TrimSpace(string(gomod)))
-	if root == "." || root == "" {
-		return errors.New("run from inside the git-edit checkout")
-	}
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/git-edit")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %w\n%s", err, out)
-	}
-	return nil
-}
-
-func objectCount(dir string) string {
-	out, err := packtest.Git(dir, nil, "count-objects", "-v")
-	if err != nil {
-		return "? objects"
-	}
-	var loose, packed, packs string
-	for line := range strings.Lines(out) {
-		k, v, _ := strings.Cut(strings.TrimSpace(line), ": ")
-		switch k {
-		case "count":
-			loose = v
-		case "in-pack":
-			packed = v
-		case "packs":
-			packs = v
-		}
-	}
-	return fmt.Sprintf("%s packed objects in %s pack(s), %s loose", packed, packs, loose)
-}
-
-// quantile returns the q-quantile (0 < q <= 1) of ds by the nearest-rank
-// method; ds must not be empty.
-func quantile(ds []time.Duration, q float64) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := int(q*float64(len(s))+0.999999) - 1
-	return s[min(max(i, 0), len(s)-1)]
-}
-
-func durations(ss []sample) []time.Duration {
-	var ds []time.Duration
-	for _, s := range ss {
-		ds = append(ds, s.d)
-	}
-	return ds
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
-
-func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
-
-func report(w io.Writer, works []*work, n int) {
-	med := make([]time.Duration, len(works))
-	fmt.Fprintf(w, "\n| work | median | p90 | peak RSS |\n| --- | ---: | ---: | ---: |\n")
-	for i, wk := range works {
-		ds := durations(wk.samples)
-		med[i] = quantile(ds, 0.5)
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", wk.name, ms(med[i]), ms(quantile(ds, 0.9)), mib(wk.rss))
-	}
-	a, b, c, d, e, f := med[0], med[1], med[2], med[3], med[4], med[5]
-	ratio := func(x, y time.Duration) float64 { return float64(x) / float64(y) }
-	verdict := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "**missed**"
-	}
-	rssD := works[3].rss
-	rssTarget := int64(6*(10<<20) + 30<<20)
-	fmt.Fprintf(w, "\n| target | measured | target | |\n| --- | ---: | ---: | --- |\n")
-	fmt.Fprintf(w, "| (a) / (c): large repo edit vs git add && git commit | %.2f | ≤ 0.30 | %s |\n", ratio(a, c), verdict(ratio(a, c) <= 0.3))
-	fmt.Fprintf(w, "| (a) / (b): large repo vs small repo | %.2f | ≤ 1.5 | %s |\n", ratio(a, b), verdict(ratio(a, b) <= 1.5))
-	fmt.Fprintf(w, "| (d) 10 MB str_replace, median | %s | < 150 ms | %s |\n", ms(d), verdict(d < 150*time.Millisecond))
-	fmt.Fprintf(w, "| (d) peak RSS | %s | < 6 × 10 MiB + 30 MiB = %s | %s |\n", mib(rssD), mib(rssTarget), verdict(rssD < rssTarget))
-	fmt.Fprintf(w, "| (e) / (a): go-git's reader vs packidx (for contrast) | %.2f | | |\n", ratio(e, a))
-	fmt.Fprintf(w, "| (a) − (f): the edit's own work beyond process start | %s | | |\n", ms(a-f))
-	how := "measured by " + timeCmd
-	if _, err := os.Stat(timeCmd); err != nil {
-		how = "from rusage, an upper bound (it includes this program's own peak; install GNU time for exact figures)"
-	}
-	fmt.Fprintf(w, "\nMedians and p90 of %d cold runs each, interleaved; peak RSS is the largest of %d more runs, %s ((c): the larger of its two processes).\n", n, rssRuns, how)
-	fmt.Fprintf(w, "Machine: %s\n", machine())
-}
-
-func machine() string {
-	cpu := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for line := range strings.Lines(string(b)) {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				cpu = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	gov, _ := exec.Command("go", "version").Output()
-	gitv, _ := exec.Command("git", "version").Output()
-	return fmt.Sprintf("%d CPUs (nproc), %s; %s; %s.", runtime.NumCPU(), cpu,
-		strings.TrimSpace(string(gov)), strings.TrimSpace(string(gitv)))
-}

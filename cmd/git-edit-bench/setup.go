@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-edit/git-edit/repo/packidx/packtest"
+)
+
+// cached returns dir, made by gen first unless it is there already, and
+// says which it was and how long generating took. gen writes beside dir,
+// renamed into place when done, so an interrupted run never leaves a half
+// made repository that the next run would take as done.
+func cached(dir string, gen func(string) error) (string, string, error) {
+	if _, err := os.Stat(filepath.Join(dir, ".git", "HEAD")); err == nil {
+		return dir, "cached in " + dir, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o777); err != nil {
+		return "", "", err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+"-tmp-")
+	if err != nil {
+		return "", "", err
+	}
+	start := time.Now()
+	if err := gen(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return "", "", err
+	}
+	took := time.Since(start).Round(100 * time.Millisecond)
+	if err := os.Rename(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		return "", "", fmt.Errorf("cache the generated repository: %w", err)
+	}
+	return dir, fmt.Sprintf("generated in %s, cached in %s", took, dir), nil
+}
+
+// copyRepo copies a cached repository, worktree and all, to a new place
+// and refreshes its index there: the copy's files have new inodes and
+// times, which git would otherwise re-hash inside the first measured run.
+func copyRepo(from, to string) error {
+	if _, err := os.Stat(to); err == nil {
+		return fmt.Errorf("%s exists: give -out an empty or new directory", to)
+	}
+	if out, err := exec.Command("cp", "-a", "--reflink=auto", from, to).CombinedOutput(); err != nil {
+		return fmt.Errorf("copy %s: %w\n%s", from, err, out)
+	}
+	// update-index exits 1 when it finds changes: there must be none.
+	_, err := packtest.Git(to, nil, "update-index", "-q", "--refresh")
+	return err
+}
+
+// prepareHistory commits the files the history rows edit (histPaths files
+// the session edits in turn, newFiles the first-edit row takes one each
+// run) and builds a session "hist" of edits on them.
+func prepareHistory(dir, bin string, edits, newFiles int) error {
+	var paths []string
+	for i := range histPaths {
+		paths = append(paths, fmt.Sprintf("%s/h%02d.txt", histDir, i))
+	}
+	var all []string
+	all = append(all, paths...)
+	for i := range newFiles {
+		all = append(all, fmt.Sprintf("%s/n%04d.txt", newDir, i))
+	}
+	for _, p := range all {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o777); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), histFile(0), 0o644); err != nil {
+			return err
+		}
+	}
+	if _, err := packtest.Git(dir, nil, "add", histDir, newDir); err != nil {
+		return err
+	}
+	if _, err := packtest.Git(dir, nil, "commit", "-q", "-m", "the history benchmark's files"); err != nil {
+		return err
+	}
+	if err := buildSession(dir, bin, "hist", edits, paths); err != nil {
+		return err
+	}
+	// git-edit must read it as a session of that many edits.
+	cmd := exec.Command(bin, "log", "-n", "1", "--session", "hist")
+	cmd.Dir, cmd.Env = dir, packtest.Env()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("git-edit log of the built session: %w\n%s", err, out)
+	}
+	cmd = exec.Command(bin, "sessions", "--json")
+	cmd.Dir, cmd.Env = dir, packtest.Env()
+	if out, err = cmd.Output(); err != nil {
+		return fmt.Errorf("git-edit sessions: %w", err)
+	}
+	var list []struct {
+		Session string
+		Edits   int
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		return fmt.Errorf("git-edit sessions --json: %w\n%s", err, out)
+	}
+	if len(list) != 1 || list[0].Session != "hist" || list[0].Edits != edits {
+		return fmt.Errorf("git-edit sessions does not read the built session as %d edits:\n%s", edits, out)
+	}
+	return nil
+}
+
+// build compiles git-edit from the module this command belongs to.
+func build(bin string) error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/git-edit")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %w\n%s", err, out)
+	}
+	return nil
+}
+
+func moduleRoot() (string, error) {
+	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	root := filepath.Dir(strings.TrimSpace(string(gomod)))
+	if root == "." || root == "" {
+		return "", errors.New("run from inside the git-edit checkout")
+	}
+	return root, nil
+}
+
+// buildHello compiles the smallest Go program that prints: the floor of
+// starting a Go process, which `git-edit tools` is compared with.
+func buildHello(bin string) error {
+	dir, err := os.MkdirTemp("", "git-edit-bench-hello-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	files := map[string]string{
+		"go.mod":  "module hello\n\ngo 1.22\n",
+		"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello, world\") }\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build hello: %w\n%s", err, out)
+	}
+	return nil
+}
+
+func objectCount(dir string) string {
+	out, err := packtest.Git(dir, nil, "count-objects", "-v")
+	if err != nil {
+		return "? objects"
+	}
+	var loose, packed, packs, size string
+	for line := range strings.Lines(out) {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), ": ")
+		switch k {
+		case "count":
+			loose = v
+		case "in-pack":
+			packed = v
+		case "packs":
+			packs = v
+		case "size-pack":
+			size = v
+		}
+	}
+	return fmt.Sprintf("%s objects in %s pack(s) of %s KiB, %s loose", packed, packs, size, loose)
+}
