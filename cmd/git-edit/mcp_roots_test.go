@@ -157,6 +157,12 @@ func TestMCPOutsideRepositoryWithoutRootsRefusesEachCall(t *testing.T) {
 			})
 		}
 	}
+	// The README shows the first message as it is.
+	readme, _ := os.ReadFile("../../README.md")
+	shown := "git-edit mcp started outside a git repository (in /home/me), and the client offers no roots to find one in" + how
+	if !strings.Contains(string(readme), "\n  "+shown+"\n") {
+		t.Errorf("README does not show the refusal:\n%s", shown)
+	}
 }
 
 func jsonString(s string) string {
@@ -271,5 +277,90 @@ func TestMCPInstructions(t *testing.T) {
 	defer cs.Close()
 	if got := cs.InitializeResult().Instructions; !strings.Contains(got, "refs/edits/mcp-x (this server's session)") || !regexp.MustCompile(`each with --session mcp-x\.`).MatchString(got) {
 		t.Fatalf("instructions: %s", got)
+	}
+}
+
+// Every host configuration the README shows starts a server that edits the
+// project, started as a host would: in a directory outside the repository,
+// with its arguments (${workspaceFolder} expanded as VS Code does) and a
+// client that offers the project as its root. Every JSON block of the
+// section is valid JSON.
+func TestReadmeClientConfigurations(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(raw), "### Client configuration\n")
+	section, _, _ = strings.Cut(section, "\n### ")
+	type config struct {
+		host string
+		args []string
+	}
+	var configs []config
+	for _, m := range regexp.MustCompile("(?s)```(json|toml|sh)\n(.*?)```").FindAllStringSubmatch(section, -1) {
+		switch m[1] {
+		case "json":
+			var v map[string]map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(m[2]), &v); err != nil {
+				t.Fatalf("README JSON does not parse: %v\n%s", err, m[2])
+			}
+			for _, key := range []string{"mcpServers", "servers"} {
+				if s, ok := v[key]["git-edit"]; ok {
+					var server struct {
+						Command string   `json:"command"`
+						Args    []string `json:"args"`
+					}
+					json.Unmarshal(s, &server)
+					if server.Command != "git-edit" {
+						t.Fatalf("command %q", server.Command)
+					}
+					configs = append(configs, config{key, server.Args})
+				}
+			}
+		case "toml":
+			a := regexp.MustCompile(`(?m)^command = "git-edit"\nargs = (\[.*\])$`).FindStringSubmatch(m[2])
+			var args []string
+			if a == nil || json.Unmarshal([]byte(a[1]), &args) != nil {
+				t.Fatalf("README TOML: %s", m[2])
+			}
+			configs = append(configs, config{"toml", args})
+		case "sh":
+			_, cmdline, ok := strings.Cut(strings.TrimSpace(m[2]), " -- git-edit ")
+			if !ok {
+				t.Fatalf("README sh: %s", m[2])
+			}
+			configs = append(configs, config{"claude", strings.Fields(cmdline)})
+		}
+	}
+	if len(configs) != 5 {
+		t.Fatalf("%d configurations in the README: %v", len(configs), configs)
+	}
+	for _, c := range configs {
+		t.Run(c.host+" "+strings.Join(c.args, " "), func(t *testing.T) {
+			home := outsideDir(t)
+			project := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "${workspaceFolder}", project)
+			}
+			if args[0] != "mcp" {
+				t.Fatalf("args %v", args)
+			}
+			client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v0"}, nil)
+			client.AddRoots(&mcp.Root{URI: fileURI(project)})
+			cs, stderr := startOutside(t, home, client, nil, args[1:]...)
+			if text, _, isErr := callTool(t, cs, "Read", map[string]any{"file_path": "f.txt"}); isErr {
+				t.Fatalf("Read: %s; stderr: %s", text, stderr)
+			}
+			if text, _, isErr := callTool(t, cs, "Edit", map[string]any{"file_path": "f.txt", "old_string": "one", "new_string": "two"}); isErr {
+				t.Fatalf("Edit: %s; stderr: %s", text, stderr)
+			}
+			if gittest.ReadFile(t, project, "f.txt") != "two\n" {
+				t.Fatalf("f.txt = %q", gittest.ReadFile(t, project, "f.txt"))
+			}
+			if refs := gittest.Git(t, project, "for-each-ref", "--format=%(refname)", "refs/edits/"); !regexp.MustCompile(`^refs/edits/mcp-\d{8}-\d{6}-[0-9a-f]{4}\n$`).MatchString(refs) {
+				t.Fatalf("session refs: %q", refs)
+			}
+		})
 	}
 }
