@@ -152,10 +152,14 @@ type mcpServer struct {
 	startDir string
 	notes    io.Writer
 
+	// stale says the client's roots changed since e was found. Atomic, not
+	// under mu: the notification must never wait for a roots/list that
+	// engineFor, holding mu, waits for in turn.
+	stale atomic.Bool
+
 	mu      sync.Mutex // guards the fields below
 	e       *engine.Engine
 	eRoot   string // the directory e was opened on, when it came from a root
-	stale   bool   // the client's roots changed since e was found
 	fixed   bool   // e was given at start and never changes
 	engines []*engine.Engine
 }
@@ -210,12 +214,8 @@ func (s *mcpServer) build(session string, tools []string) error {
 		return fmt.Errorf("--tools: %w", err)
 	}
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "git-edit", Title: "git-edit", Version: version}, &mcp.ServerOptions{
-		Instructions: mcpInstructions(session, defs),
-		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) {
-			s.mu.Lock()
-			s.stale = true
-			s.mu.Unlock()
-		},
+		Instructions:            mcpInstructions(session, defs),
+		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) { s.stale.Store(true) },
 	})
 	for _, d := range defs {
 		name := d.Name
@@ -279,41 +279,42 @@ const rootsRequest = "roots"
 func (s *mcpServer) engineFor(ctx context.Context, req *mcp.CallToolRequest) (e *engine.Engine, ask *mcp.CallToolResult, noRepo error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.fixed || (s.e != nil && !s.stale) {
+	roots, answered := req.Params.InputResponses[rootsRequest].(*mcp.ListRootsResult)
+	answered = answered && roots != nil
+	if s.fixed || (!answered && s.e != nil && !s.stale.Load()) {
 		return s.e, nil, nil
 	}
-	var roots *mcp.ListRootsResult
-	if r, ok := req.Params.InputResponses[rootsRequest].(*mcp.ListRootsResult); ok {
-		roots = r
-	} else if caps := req.ClientCapabilities(); caps == nil || caps.RootsV2 == nil {
-		return nil, nil, s.noRepo("the client offers no roots to find one in")
-	} else if p := req.Session.InitializeParams(); p != nil && p.ProtocolVersion < "2026-07-28" {
-		r, err := req.Session.ListRoots(ctx, nil)
-		if err != nil {
+	if !answered {
+		if caps := req.ClientCapabilities(); caps == nil || caps.RootsV2 == nil {
+			s.e = nil
+			return nil, nil, s.noRepo("the client offers no roots to find one in")
+		}
+		if p := req.Session.InitializeParams(); p == nil || p.ProtocolVersion >= "2026-07-28" {
+			return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsRequest: &mcp.ListRootsParams{}}}, nil
+		}
+		// A change notified from here on makes the answer stale again.
+		s.stale.Store(false)
+		var err error
+		if roots, err = req.Session.ListRoots(ctx, nil); err != nil {
+			s.e = nil
 			return nil, nil, s.noRepo(fmt.Sprintf("asking the client for its roots failed (%v)", err))
 		}
-		roots = r
 	} else {
-		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsRequest: &mcp.ListRootsParams{}}}, nil
+		s.stale.Store(false)
 	}
-	e, err := s.openRoot(roots.Roots)
-	if err != nil {
-		return nil, nil, err
-	}
-	return e, nil, nil
+	e, noRepo = s.openRoot(roots.Roots)
+	return e, nil, noRepo
 }
 
 // openRoot makes the engine of the first root in a repository the
-// server's (keeping the one it has when that root is the same).
+// server's, keeping the one it has when that root is the same. With none,
+// the server has no engine: its calls are refused until a root is found,
+// never run in a repository the client no longer offers.
 func (s *mcpServer) openRoot(roots []*mcp.Root) (*engine.Engine, error) {
-	if len(roots) == 0 {
-		return nil, s.noRepo("the client's list of roots is empty")
-	}
 	var why []string
 	for _, r := range roots {
 		dir, err := rootDir(r.URI)
 		if err == nil && s.e != nil && dir == s.eRoot {
-			s.stale = false
 			return s.e, nil
 		}
 		var e *engine.Engine
@@ -328,12 +329,16 @@ func (s *mcpServer) openRoot(roots []*mcp.Root) (*engine.Engine, error) {
 		}
 		// The engine it replaces may still serve a call in flight; it is
 		// closed with the server.
-		s.e, s.eRoot, s.stale = e, dir, false
+		s.e, s.eRoot = e, dir
 		s.engines = append(s.engines, e)
 		if s.notes != nil {
 			fmt.Fprintf(s.notes, "git-edit mcp: session %s (refs/edits/%s) in %s, the client's root %s\n", s.opts.Session, s.opts.Session, e.Repo.Top, r.URI)
 		}
 		return e, nil
+	}
+	s.e = nil
+	if len(roots) == 0 {
+		return nil, s.noRepo("the client's list of roots is empty")
 	}
 	return nil, s.noRepo("none of the client's roots is in one: " + strings.Join(why, "; "))
 }

@@ -94,6 +94,23 @@ func TestMCPOutsideRepositoryUsesClientRoots(t *testing.T) {
 			if gittest.ReadFile(t, repo1, "f.txt") != "two\n" {
 				t.Fatalf("repo1 changed: %q", gittest.ReadFile(t, repo1, "f.txt"))
 			}
+			// With no root left, calls are refused, never run in the
+			// repository the client took away.
+			client.RemoveRoots(fileURI(repo2), fileURI(notRepo))
+			for {
+				text, _, isErr := callTool(t, cs, "text_editor", map[string]any{"command": "str_replace", "path": "f.txt", "old_str": "dos", "new_str": "tres"})
+				if isErr && strings.Contains(text, "and the client's list of roots is empty; start the server with") {
+					break
+				}
+				if gittest.ReadFile(t, repo2, "f.txt") != "dos\n" {
+					// The notification came after that call; undo in
+					// repo2 and try again.
+					callTool(t, cs, "text_editor", map[string]any{"command": "undo_edit", "path": "f.txt"})
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("calls still run after the roots were removed: %s", text)
+				}
+			}
 			cs.Close()
 			want := "git-edit mcp: session agent (refs/edits/agent); " + home + " is not in a git repository: each call runs in the first of the client's roots that is in one\n" +
 				"git-edit mcp: session agent (refs/edits/agent) in " + repo1 + ", the client's root " + fileURI(repo1) + "\n" +
