@@ -26,6 +26,9 @@ import (
 type Tool struct {
 	// Name is what agents call the tool by (CLI and MCP).
 	Name string
+	// Title is a short name for people, which hosts show in their tool
+	// lists and confirmations (MCP's title).
+	Title string
 	// Description is what a model reads about the tool: the seed's,
 	// shortened, with git-edit's behaviour where it matters.
 	Description string
@@ -50,7 +53,18 @@ type Tool struct {
 	// paths, MCP, fuzzing) take their call from here, so a new dialect is
 	// covered without editing them.
 	WriteCall func(path, old, text string) map[string]any
+	// Destructive says that a call may overwrite or remove what is there,
+	// not only add to it (MCP's destructiveHint): every change is still
+	// recorded and can be undone. Idempotent says that repeating a call
+	// with the same arguments changes nothing more (MCP's idempotentHint).
+	// Both describe writing tools; a read-only tool (see ReadOnly) is
+	// neither destructive nor anything but idempotent.
+	Destructive, Idempotent bool
 }
+
+// ReadOnly says that the tool never changes a file: it has no WriteCall.
+// Hosts may run such a tool without asking (MCP's readOnlyHint).
+func (t Tool) ReadOnly() bool { return t.WriteCall == nil }
 
 // Result is a tool call's answer.
 type Result struct {

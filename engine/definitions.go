@@ -11,8 +11,24 @@ import (
 // the dialects' own parsers stay the judges of what is valid.
 type ToolDef struct {
 	Name        string          `json:"name"`
+	Title       string          `json:"title"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
+	Annotations Annotations     `json:"annotations"`
+}
+
+// Annotations are the hints MCP hosts read to decide how to present a tool
+// and whether to ask before running it, in MCP's shape. They come from the
+// tool's registration (dialect.Tool): ReadOnlyHint is Tool.ReadOnly,
+// DestructiveHint and IdempotentHint its Destructive and Idempotent.
+// OpenWorldHint is false for every tool: they touch the repository's
+// files only, never the network.
+type Annotations struct {
+	Title           string `json:"title"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint bool   `json:"destructiveHint"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   bool   `json:"openWorldHint"`
 }
 
 // Definitions returns the definitions of the named tools in that order,
@@ -28,7 +44,18 @@ func Definitions(names ...string) ([]ToolDef, error) {
 		if err != nil {
 			return nil, err
 		}
-		defs = append(defs, ToolDef{Name: n, Description: strings.TrimSpace(t.Description), InputSchema: json.RawMessage(t.Schema)})
+		defs = append(defs, ToolDef{
+			Name:        n,
+			Title:       t.Title,
+			Description: strings.TrimSpace(t.Description),
+			InputSchema: json.RawMessage(t.Schema),
+			Annotations: Annotations{
+				Title:           t.Title,
+				ReadOnlyHint:    t.ReadOnly(),
+				DestructiveHint: t.Destructive,
+				IdempotentHint:  t.Idempotent,
+			},
+		})
 	}
 	return defs, nil
 }

@@ -23,7 +23,9 @@ type editHistoryResult struct {
 // editHistoryTool registers edit_history, git-edit's own read-only tool:
 // the session's log, one commit's diff, or the net change; it never writes.
 var editHistoryTool = dialect.Tool{
-	Name: "edit_history",
+	Name:       "edit_history",
+	Title:      "Edit history of this session",
+	Idempotent: true,
 	Description: `
 Read-only: the history of this editing session, which git-edit records as git commits (the session name is in the result).
 Without arguments: the newest edits (commit, tool, paths, lines added/removed). With "commit": that edit's message and diff.

@@ -52,3 +52,15 @@ func lookup(name string) (dialect.Tool, error) {
 	}
 	return dialect.Tool{}, fmt.Errorf("%w %q; the tools are: %s", ErrUnknownTool, name, strings.Join(Tools(), ", "))
 }
+
+// Refuse is the named tool's refusal of err in its dialect's shape, as
+// Call refuses a repository it cannot open: for a call that cannot run at
+// all (the MCP server that has no repository to work in). The only error
+// is ErrUnknownTool.
+func Refuse(name string, err error) (Result, error) {
+	t, lerr := lookup(name)
+	if lerr != nil {
+		return Result{}, lerr
+	}
+	return t.Refuse(err), nil
+}

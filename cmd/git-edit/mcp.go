@@ -5,16 +5,21 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/repo"
+	gesession "github.com/git-edit/git-edit/session"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 )
@@ -81,19 +86,39 @@ func mcpCommand() *cli.Command {
 				return err
 			}
 			defer closeLogs()
-			e, err := engine.Open(engine.Options{Root: c.String("root"), Session: session})
-			if err != nil {
+			if err := gesession.ValidateName(session); err != nil {
 				return refused(err)
 			}
-			// At shutdown, the conversion process ends with the server.
-			defer e.Close()
-			server, err := newMCPServer(e, tools, obs)
-			if err != nil {
-				return err
+			opts := engine.Options{Root: c.String("root"), Session: session}
+			e, err := engine.Open(opts)
+			// Hosts start servers in the home directory (Cursor's global
+			// mcp.json, VS Code, Cline): there, the repository is the
+			// client's, found from its roots at the first call. A --root
+			// or GIT_DIR that names no repository stays an error: the
+			// person asked for that one.
+			fromRoots := err != nil && errors.Is(err, repo.ErrNotRepository) && !c.IsSet("root") && os.Getenv("GIT_DIR") == ""
+			if err != nil && !fromRoots {
+				return refused(err)
 			}
-			fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s) in %s\n", session, session, e.Repo.Top)
+			var s *mcpServer
+			if fromRoots {
+				dir, _ := filepath.Abs(opts.Root)
+				s, err = newRootsMCPServer(opts, dir, tools, obs, c.App.ErrWriter)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s); %s is not in a git repository: each call runs in the first of the client's roots that is in one\n", session, session, dir)
+			} else {
+				if s, err = newMCPServer(e, tools, obs); err != nil {
+					e.Close()
+					return err
+				}
+				fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s) in %s\n", session, session, e.Repo.Top)
+			}
+			// At shutdown, the conversion processes end with the server.
+			defer s.Close()
 			// Not mcp.StdioTransport: one malformed line would end it.
-			return server.Run(c.Context, &guardedStdio{in: c.App.Reader, out: c.App.Writer, limit: maxLineBytes})
+			return s.Run(c.Context, &guardedStdio{in: c.App.Reader, out: c.App.Writer, limit: maxLineBytes})
 		},
 	}
 }
@@ -106,41 +131,242 @@ func newSessionName(now time.Time) string {
 	return "mcp-" + now.Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }
 
-// newMCPServer offers the named tools (all when empty), served by e. One
-// engine serves every call; calls run one at a time within the process
-// (the repository's lock orders them against other processes), so
-// concurrent requests never lose an edit. A refused call is a tool error
-// (isError) whose text says what to do, never a protocol error.
-func newMCPServer(e *engine.Engine, tools []string, obs *engine.Observer) (*mcp.Server, error) {
+// mcpServer is the MCP server and the engine its calls run in: one given
+// at start (a server started in a repository), or, for a server started
+// outside one, the engine of the first of the client's roots that is in a
+// repository, found at the first call and again after the client says its
+// roots changed.
+type mcpServer struct {
+	*mcp.Server
+	obs *engine.Observer
+	seq atomic.Int64
+	// calls runs one call at a time within the process (the repository's
+	// lock orders them against other processes), so concurrent requests
+	// never lose an edit.
+	calls sync.Mutex
+
+	// For a server started outside a repository: the session (Root unset),
+	// the directory it started in (for messages), where to say which root
+	// it took.
+	opts     engine.Options
+	startDir string
+	notes    io.Writer
+
+	// stale says the client's roots changed since e was found. Atomic, not
+	// under mu: the notification must never wait for a roots/list that
+	// engineFor, holding mu, waits for in turn.
+	stale atomic.Bool
+
+	mu      sync.Mutex // guards the fields below
+	e       *engine.Engine
+	eRoot   string // the directory e was opened on, when it came from a root
+	fixed   bool   // e was given at start and never changes
+	engines []*engine.Engine
+}
+
+// mcpInstructions is what the server tells the agent at initialization
+// (MCP's instructions): that every edit is recorded and how to look back
+// and undo, naming only the offered tools.
+func mcpInstructions(session string, defs []engine.ToolDef) string {
+	offered := map[string]bool{}
+	for _, d := range defs {
+		offered[d.Name] = true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "git-edit records every change these tools make as a git commit on the hidden ref refs/edits/%s (this server's session), apart from the branches, index and HEAD, so every edit can be reviewed and undone.", session)
+	if offered["edit_history"] {
+		b.WriteString(` edit_history lists the session's edits (newest first), shows one edit's diff ("commit") or the session's net change ("diff": true).`)
+	}
+	if offered["text_editor"] {
+		b.WriteString(` text_editor's undo_edit command reverts the last edit of a file.`)
+	}
+	fmt.Fprintf(&b, " The person reviews and reverts with git edit log, git edit diff, git edit undo PATH and git edit rollback, each with --session %s.", session)
+	b.WriteString(" Change files through these tools rather than other file-writing tools: a change made another way is recorded only later, as a sync commit that does not say which tool made it or why.")
+	return b.String()
+}
+
+// newMCPServer offers the named tools (all when empty), served by e. A
+// refused call is a tool error (isError) whose text says what to do, never
+// a protocol error.
+func newMCPServer(e *engine.Engine, tools []string, obs *engine.Observer) (*mcpServer, error) {
+	session := ""
+	if e != nil {
+		session = e.Session.Name
+	}
+	s := &mcpServer{obs: obs, e: e, fixed: true}
+	if e != nil {
+		s.engines = []*engine.Engine{e}
+	}
+	return s, s.build(session, tools)
+}
+
+// newRootsMCPServer is a server started in dir, outside any repository:
+// its calls run in the first of the client's roots that is in one, as
+// session opts.Session.
+func newRootsMCPServer(opts engine.Options, dir string, tools []string, obs *engine.Observer, notes io.Writer) (*mcpServer, error) {
+	s := &mcpServer{obs: obs, opts: opts, startDir: dir, notes: notes}
+	return s, s.build(opts.Session, tools)
+}
+
+func (s *mcpServer) build(session string, tools []string) error {
 	defs, err := engine.Definitions(tools...)
 	if err != nil {
-		return nil, fmt.Errorf("--tools: %w", err)
+		return fmt.Errorf("--tools: %w", err)
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "git-edit", Version: version}, nil)
-	var mu sync.Mutex
-	var seq atomic.Int64
+	s.Server = mcp.NewServer(&mcp.Implementation{Name: "git-edit", Title: "git-edit", Version: version}, &mcp.ServerOptions{
+		Instructions:            mcpInstructions(session, defs),
+		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) { s.stale.Store(true) },
+	})
 	for _, d := range defs {
 		name := d.Name
-		server.AddTool(&mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				id := fmt.Sprintf("mcp-%04d", seq.Add(1))
-				args := []byte(req.Params.Arguments)
-				res, err := obs.Call(name, id, args, func() (engine.Result, error) {
-					mu.Lock()
-					defer mu.Unlock()
-					return e.Call(ctx, name, args)
-				})
-				if err != nil {
-					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}, nil
-				}
-				return &mcp.CallToolResult{
-					Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
-					StructuredContent: res.Value,
-					IsError:           !res.OK,
-				}, nil
-			})
+		destructive, openWorld := d.Annotations.DestructiveHint, d.Annotations.OpenWorldHint
+		s.AddTool(&mcp.Tool{
+			Name:        d.Name,
+			Title:       d.Title,
+			Description: d.Description,
+			InputSchema: d.InputSchema,
+			Annotations: &mcp.ToolAnnotations{
+				Title:           d.Annotations.Title,
+				ReadOnlyHint:    d.Annotations.ReadOnlyHint,
+				DestructiveHint: &destructive,
+				IdempotentHint:  d.Annotations.IdempotentHint,
+				OpenWorldHint:   &openWorld,
+			},
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return s.call(ctx, name, req)
+		})
 	}
-	return server, nil
+	return nil
+}
+
+// call serves one tool call.
+func (s *mcpServer) call(ctx context.Context, name string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	e, ask, noRepo := s.engineFor(ctx, req)
+	if ask != nil {
+		return ask, nil
+	}
+	id := fmt.Sprintf("mcp-%04d", s.seq.Add(1))
+	args := []byte(req.Params.Arguments)
+	res, err := s.obs.Call(name, id, args, func() (engine.Result, error) {
+		if noRepo != nil {
+			return engine.Refuse(name, noRepo)
+		}
+		s.calls.Lock()
+		defer s.calls.Unlock()
+		return e.Call(ctx, name, args)
+	})
+	if err != nil {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}, nil
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: res.Text}},
+		StructuredContent: res.Value,
+		IsError:           !res.OK,
+	}, nil
+}
+
+// rootsRequest names the server's request for the client's roots in a
+// call that needs them (MCP's multi-round-trip input requests).
+const rootsRequest = "roots"
+
+// engineFor finds the engine a call runs in. A server started outside a
+// repository asks the client for its roots when it has no engine yet or
+// the roots changed: on protocol versions before 2026-07-28 by a
+// roots/list request of its own, after that by answering the call with an
+// input request for them (ask), which the client answers by calling again
+// with its roots. The first root in a repository gives the engine; with
+// none, noRepo says why, and how to pass --root.
+func (s *mcpServer) engineFor(ctx context.Context, req *mcp.CallToolRequest) (e *engine.Engine, ask *mcp.CallToolResult, noRepo error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	roots, answered := req.Params.InputResponses[rootsRequest].(*mcp.ListRootsResult)
+	answered = answered && roots != nil
+	if s.fixed || (!answered && s.e != nil && !s.stale.Load()) {
+		return s.e, nil, nil
+	}
+	if !answered {
+		if caps := req.ClientCapabilities(); caps == nil || caps.RootsV2 == nil {
+			s.e = nil
+			return nil, nil, s.noRepo("the client offers no roots to find one in")
+		}
+		if p := req.Session.InitializeParams(); p == nil || p.ProtocolVersion >= "2026-07-28" {
+			return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsRequest: &mcp.ListRootsParams{}}}, nil
+		}
+		// A change notified from here on makes the answer stale again.
+		s.stale.Store(false)
+		var err error
+		if roots, err = req.Session.ListRoots(ctx, nil); err != nil {
+			s.e = nil
+			return nil, nil, s.noRepo(fmt.Sprintf("asking the client for its roots failed (%v)", err))
+		}
+	} else {
+		s.stale.Store(false)
+	}
+	e, noRepo = s.openRoot(roots.Roots)
+	return e, nil, noRepo
+}
+
+// openRoot makes the engine of the first root in a repository the
+// server's, keeping the one it has when that root is the same. With none,
+// the server has no engine: its calls are refused until a root is found,
+// never run in a repository the client no longer offers.
+func (s *mcpServer) openRoot(roots []*mcp.Root) (*engine.Engine, error) {
+	var why []string
+	for _, r := range roots {
+		dir, err := rootDir(r.URI)
+		if err == nil && s.e != nil && dir == s.eRoot {
+			return s.e, nil
+		}
+		var e *engine.Engine
+		if err == nil {
+			opts := s.opts
+			opts.Root = dir
+			e, err = engine.Open(opts)
+		}
+		if err != nil {
+			why = append(why, fmt.Sprintf("%s: %v", r.URI, err))
+			continue
+		}
+		// The engine it replaces may still serve a call in flight; it is
+		// closed with the server.
+		s.e, s.eRoot = e, dir
+		s.engines = append(s.engines, e)
+		if s.notes != nil {
+			fmt.Fprintf(s.notes, "git-edit mcp: session %s (refs/edits/%s) in %s, the client's root %s\n", s.opts.Session, s.opts.Session, e.Repo.Top, r.URI)
+		}
+		return e, nil
+	}
+	s.e = nil
+	if len(roots) == 0 {
+		return nil, s.noRepo("the client's list of roots is empty")
+	}
+	return nil, s.noRepo("none of the client's roots is in one: " + strings.Join(why, "; "))
+}
+
+// noRepo is the refusal of every call of a server that has no repository:
+// why, and how to give it one.
+func (s *mcpServer) noRepo(why string) error {
+	return fmt.Errorf("git-edit mcp started outside a git repository (in %s), and %s; start the server with the arguments mcp --root /path/to/repository (\"--root\", \"${workspaceFolder}\" in hosts that expand it), or with the repository as its working directory", s.startDir, why)
+}
+
+// rootDir is the directory of a file:// root URI.
+func rootDir(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") || u.Path == "" {
+		return "", fmt.Errorf("not a file:// URI of a local directory")
+	}
+	return filepath.Clean(filepath.FromSlash(u.Path)), nil
+}
+
+// Close stops the conversion processes of every engine the server used.
+func (s *mcpServer) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for _, e := range s.engines {
+		errs = append(errs, e.Close())
+	}
+	return errors.Join(errs...)
 }
 
 func toolsCommand() *cli.Command {

@@ -12,7 +12,9 @@ import (
 // Tool registers apply_patch: the patch format OpenAI's Codex models emit,
 // applied all or nothing across every file of the patch as one commit.
 var Tool = dialect.Tool{
-	Name: ToolName,
+	Name:        ToolName,
+	Title:       "Apply patch (add, delete, update, move files)",
+	Destructive: true,
 	Description: `
 Apply a patch in the apply_patch format (add, delete, update and move files; all or nothing, recorded as one git commit).
 "input" holds the whole patch: "*** Begin Patch", then file operations, then "*** End Patch". "*** Add File: P" is followed by the

@@ -17,7 +17,9 @@ import (
 // call. Edits to one file apply in order, each on the result of the
 // previous.
 var Tool = dialect.Tool{
-	Name: ToolName,
+	Name:        ToolName,
+	Title:       "Code edit (SEARCH/REPLACE blocks)",
+	Destructive: true,
 	Description: `
 Edit code with SEARCH/REPLACE blocks, as Aider does (recorded as one git commit per call). search is the exact block of existing lines
 to change (include a few surrounding lines to make it unique; lines of just "..." elide unchanged code, the same number in search and

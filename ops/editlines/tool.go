@@ -12,7 +12,9 @@ import (
 // validated as a whole, applied as one set of spans, recorded as one
 // commit. Errors are {"error": …} with the seed's texts.
 var Tool = dialect.Tool{
-	Name: ToolName,
+	Name:        ToolName,
+	Title:       "Edit lines (a batch of line operations)",
+	Destructive: true,
 	Description: `
 Edit a file with a batch of line operations, all applied or none (recorded as one git commit).
 Operations: {"op": "replace", "startLine", "endLine", "content": [lines]}, {"op": "insert", "afterLine" (0 = top), "content": [lines]},

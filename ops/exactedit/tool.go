@@ -11,7 +11,9 @@ import (
 
 // EditTool registers Edit (seed 002): one exact string replacement.
 var EditTool = dialect.Tool{
-	Name: ToolEdit,
+	Name:        ToolEdit,
+	Title:       "Edit (replace an exact string)",
+	Destructive: true,
 	Description: `
 Replace an exact string in a file (recorded as a git commit). old_string must match the file exactly, whitespace and indentation
 included, and be unique unless replace_all is true; new_string must differ; "" deletes. Read the file first: an edit of a file
@@ -46,7 +48,9 @@ not read in this session, or changed since it was read, is refused. Do not inclu
 // MultiEditTool registers MultiEdit: edits applied in order, each on the
 // result of the previous, all or nothing, one commit.
 var MultiEditTool = dialect.Tool{
-	Name: ToolMultiEdit,
+	Name:        ToolMultiEdit,
+	Title:       "MultiEdit (several exact replacements in one file)",
+	Destructive: true,
 	Description: `
 Apply several exact string replacements to one file, in order, each on the result of the previous; all succeed or none is
 applied (one git commit). Each edit follows Edit's rules. Read the file first.`,
@@ -91,7 +95,9 @@ applied (one git commit). Each edit follows Edit's rules. Read the file first.`,
 // ReadTool registers Read: lines in cat -n form. A read, whole or part, is
 // what Edit's read-before-edit check asks for.
 var ReadTool = dialect.Tool{
-	Name: ToolRead,
+	Name:       ToolRead,
+	Title:      "Read a file (numbered lines)",
+	Idempotent: true,
 	Description: `
 Read a file as numbered lines (cat -n form: the line number, a tab, the line). Reading a file is required before Edit or MultiEdit.
 offset is the first line to show (1-based), limit the number of lines (default 2000).`,

@@ -14,7 +14,9 @@ const ToolName = "edit"
 // regexp replaceAll, and search. Its results are the seed's objects
 // exactly; refusals are {"status": "error", "message": …}.
 var Tool = dialect.Tool{
-	Name: ToolName,
+	Name:        ToolName,
+	Title:       "Edit by position or regular expression",
+	Destructive: true,
 	Description: `
 Edit a file by position or by regular expression (every change is recorded as a git commit).
 Commands (in "command", with their fields in "arguments"): "insert" {file_path, content, position}; "delete" {file_path, range};

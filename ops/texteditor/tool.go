@@ -14,7 +14,9 @@ const ToolName = "text_editor"
 
 // Tool registers text_editor (seed 004).
 var Tool = dialect.Tool{
-	Name: ToolName,
+	Name:        ToolName,
+	Title:       "Text editor (view, write, str_replace, insert, undo)",
+	Destructive: true,
 	Description: `
 View, create, overwrite and edit text files, and undo edits (every change is recorded as a git commit).
 Commands: "view" shows the file in a Markdown code block (optional "view_range": [start, end], 1-based, -1 = end; whole files up to 400 KB);
