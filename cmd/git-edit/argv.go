@@ -19,7 +19,8 @@ import (
 // what follows is operands, as given. An option the command does not
 // define is moved too, so the parser refuses it by name instead of taking
 // it for a path. Like git, `-n1` is `-n 1` and `-5` is `-n 5` for a
-// command with an `-n N` option.
+// command with an `-n N` option, and -h anywhere asks for the command's
+// help only.
 //
 // args is the whole command line, args[0] the program; a line whose first
 // argument is not a command is returned unchanged. An option that needs a
@@ -59,6 +60,10 @@ func gitOrder(commands []*cli.Command, args []string) ([]string, error) {
 		case len(a) < 2 || a[0] != '-':
 			// "-" alone is an operand, as for git (standard input).
 			operands = append(operands, a)
+		case a == "-h" || a == "--help" || a == "-help":
+			// Help is all that is asked, whatever else is there (urfave
+			// would take an operand for a help topic).
+			return []string{args[0], args[1], "--help"}, nil
 		default:
 			a = gitShortValue(a, takesValue)
 			opts = append(opts, a)

@@ -106,7 +106,8 @@ func TestGitOrder(t *testing.T) {
 		{in: "call text_editor --require-read=false --root /r", want: "call --require-read=false --root /r -- text_editor"},
 		{in: "call text_editor --undo-depth -1", want: "call --undo-depth -1 -- text_editor"},
 		{in: "prune --session a --session b", want: "prune --session a --session b"},
-		{in: "show abc1234 -h", want: "show -h -- abc1234"},
+		{in: "show abc1234 -h", want: "show --help"},
+		{in: "log a --bogus -h", want: "log --help"},
 		{in: "rollback x --to", err: "flag needs an argument: --to; see git-edit rollback --help"},
 		{in: "frobnicate a --x", want: "frobnicate a --x"},
 		{in: "log -", want: "log -- -"},
@@ -489,4 +490,36 @@ func TestCallFromSubdirectory(t *testing.T) {
 		t.Fatalf("top.txt = %q after undo", got)
 	}
 	gittest.Fsck(t, dir)
+}
+
+// The help spellings the README gives all print the help, through git as
+// through the binary itself.
+func TestHelpSpellings(t *testing.T) {
+	dir := gittest.New(t)
+	bin := binDir(t)
+	direct := func(args ...string) string {
+		out, err := exec.Command(filepath.Join(bin, "git-edit"), args...).Output()
+		if err != nil {
+			t.Fatalf("git-edit %v: %v", args, err)
+		}
+		return string(out)
+	}
+	app, log := direct("--help"), direct("log", "--help")
+	if !strings.HasPrefix(app, "NAME:\n   git-edit - ") || !strings.HasPrefix(log, "NAME:\n   git-edit log - ") {
+		t.Fatalf("git-edit --help:\n%s\ngit-edit log --help:\n%s", app, log)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-h"}, app},
+		{[]string{"help"}, app},
+		{[]string{"help", "log"}, log},
+		{[]string{"log", "-h"}, log},
+		{[]string{"log", "strbuf.c", "-h"}, log},
+	} {
+		if r := gitEdit(t, dir, "", nil, tc.args...); r != (cliResult{0, tc.want, ""}) {
+			t.Errorf("git edit %s: %+v\nwant\n%s", strings.Join(tc.args, " "), r, tc.want)
+		}
+	}
 }
