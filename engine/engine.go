@@ -22,6 +22,14 @@ import (
 // before parsing.
 const MaxArgsBytes = 64 << 20
 
+// The settings' defaults, used when neither Options nor git config set
+// them (edit.undoDepth, edit.maxFileSize, edit.requireRead).
+const (
+	DefaultUndoDepth   = history.DefaultUndoDepth
+	DefaultMaxFileSize = repo.DefaultMaxFileSize
+	DefaultRequireRead = true
+)
+
 // ErrUnknownTool is returned by Call for a tool name no dialect provides.
 var ErrUnknownTool = errors.New("unknown tool")
 
@@ -32,7 +40,10 @@ type Result = dialect.Result
 type Options struct {
 	// Root is the directory relative paths resolve against; the repository
 	// is found from there upward (or from GIT_DIR, as git finds it, with Root
-	// as git's working directory). Edits stay inside it.
+	// as git's working directory). Edits stay inside it. Empty means the
+	// whole worktree of the repository found from the current directory,
+	// with relative paths resolved from the current directory, as git
+	// commands work anywhere inside a worktree.
 	Root string
 	// Session names the session ref, refs/edits/<Session>.
 	Session string
@@ -45,7 +56,10 @@ type Options struct {
 // Engine holds an opened repository and session; one Engine serves many
 // calls, concurrently (the repository's edit lock orders them).
 type Engine struct {
+	// Root confines every path; Dir is where relative paths resolve from
+	// (Root, or the current directory when Options.Root is empty).
 	Root    string
+	Dir     string
 	Repo    *repo.Repo
 	Session *session.Session
 	// UndoDepth is how many edits of one file undo reaches back (0: no limit).
@@ -69,41 +83,45 @@ func Open(opts Options) (*Engine, error) {
 	if err := session.ValidateName(opts.Session); err != nil {
 		return nil, err
 	}
-	root, err := filepath.Abs(opts.Root)
+	dir, err := filepath.Abs(opts.Root)
 	if err != nil {
 		return nil, fmt.Errorf("resolve root %s: %w", opts.Root, err)
 	}
-	r, err := repo.Open(root)
+	r, err := repo.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	return openIn(r, root, opts)
+	root := dir
+	if opts.Root == "" {
+		root = r.Top
+	}
+	return openIn(r, root, dir, opts)
 }
 
 // openIn makes the engine of repository r: the session and the settings,
 // from git config of r unless opts overrides them.
-func openIn(r *repo.Repo, root string, opts Options) (*Engine, error) {
+func openIn(r *repo.Repo, root, dir string, opts Options) (*Engine, error) {
 	s, err := session.New(r, opts.Session)
 	if err != nil {
 		return nil, err
 	}
 	s.LineStat = lineStat
-	e := &Engine{Root: root, Repo: r, Session: s, opts: opts, nested: map[string]*Engine{}}
-	depth := int64(history.DefaultUndoDepth)
+	e := &Engine{Root: root, Dir: dir, Repo: r, Session: s, opts: opts, nested: map[string]*Engine{}}
+	depth := int64(DefaultUndoDepth)
 	if opts.UndoDepth != nil {
 		depth = int64(*opts.UndoDepth)
-	} else if depth, err = r.ConfigInt("edit", "undoDepth", history.DefaultUndoDepth); err != nil {
+	} else if depth, err = r.ConfigInt("edit", "undoDepth", DefaultUndoDepth); err != nil {
 		return nil, err
 	}
 	e.UndoDepth = int(min(max(depth, 0), 1<<30))
 	if opts.MaxFileSize != nil {
 		s.MaxFileSize = *opts.MaxFileSize
-	} else if s.MaxFileSize, err = r.ConfigInt("edit", "maxFileSize", repo.DefaultMaxFileSize); err != nil {
+	} else if s.MaxFileSize, err = r.ConfigInt("edit", "maxFileSize", DefaultMaxFileSize); err != nil {
 		return nil, err
 	}
 	if opts.RequireRead != nil {
 		e.RequireRead = *opts.RequireRead
-	} else if e.RequireRead, err = r.ConfigBool("edit", "requireRead", true); err != nil {
+	} else if e.RequireRead, err = r.ConfigBool("edit", "requireRead", DefaultRequireRead); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -168,14 +186,14 @@ func (e *Engine) Call(ctx context.Context, name string, args []byte) (Result, er
 // nested repository, that repository's (same session name, its own config),
 // so the edit is recorded where the file is versioned.
 func (e *Engine) locate(arg string) (*Engine, repo.Path, error) {
-	return e.locateBy(arg, (*repo.Repo).Resolve)
+	return e.locateBy(arg, (*repo.Repo).ResolveFrom)
 }
 
 // locateBy is locate and locateRecorded: resolve confines arg in one
 // repository; a path inside a nested repository is resolved again, the
 // same way, by that repository's engine.
-func (e *Engine) locateBy(arg string, resolve func(r *repo.Repo, root, arg string) (repo.Path, error)) (*Engine, repo.Path, error) {
-	p, err := resolve(e.Repo, e.Root, arg)
+func (e *Engine) locateBy(arg string, resolve func(r *repo.Repo, root, dir, arg string) (repo.Path, error)) (*Engine, repo.Path, error) {
+	p, err := resolve(e.Repo, e.Root, e.Dir, arg)
 	var nested *repo.NestedRepoError
 	if !errors.As(err, &nested) {
 		return e, p, err
@@ -202,7 +220,7 @@ func (e *Engine) nestedEngine(top string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sub, err = openIn(r, e.Root, e.opts); err != nil {
+	if sub, err = openIn(r, e.Root, e.Dir, e.opts); err != nil {
 		return nil, err
 	}
 	e.nestedMu.Lock()

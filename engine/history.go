@@ -128,7 +128,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 // repo.ResolveRecorded), so the history operation never acts on the file a
 // link points to.
 func (e *Engine) locateRecorded(arg string) (*Engine, repo.Path, error) {
-	return e.locateBy(arg, (*repo.Repo).ResolveRecorded)
+	return e.locateBy(arg, (*repo.Repo).ResolveRecordedFrom)
 }
 
 // Rollback returns every path the session touched to its state before the

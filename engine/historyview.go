@@ -51,7 +51,7 @@ func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
 	for _, p := range paths {
 		// The path names recorded history: a symlink there now is not
 		// followed to another file's history.
-		path, err := e.Repo.ResolveRecorded(e.Root, p)
+		path, err := e.Repo.ResolveRecordedFrom(e.Root, e.Dir, p)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +161,7 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 func (e *Engine) NetDiff(paths []string) (string, error) {
 	only := map[string]bool{}
 	for _, a := range paths {
-		p, err := e.Repo.ResolveRecorded(e.Root, a) // as in Log
+		p, err := e.Repo.ResolveRecordedFrom(e.Root, e.Dir, a) // as in Log
 		if err != nil {
 			return "", err
 		}

@@ -169,7 +169,7 @@ func (w workspace) refuseLinkDelete(args []string, paths []repo.Path, id string)
 		}
 		named := args[i]
 		if !filepath.IsAbs(named) {
-			named = filepath.Join(w.e.Root, named)
+			named = filepath.Join(w.e.Dir, named)
 		}
 		if fi, err := os.Lstat(named); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			return fmt.Errorf("%w: %s is a symlink (to %s); %s deletes and moves files, not links, and would remove %s instead: name %s itself if it should go, or remove the link with git rm; nothing was changed", repo.ErrPathRefused, args[i], id, w.tool, id, id)

@@ -48,7 +48,14 @@ type Path struct {
 // (see workDir), so a directory swapped for a symlink afterwards is refused
 // then.
 func (r *Repo) Resolve(root, arg string) (Path, error) {
-	return r.resolve(root, arg, false)
+	return r.resolve(root, root, arg, false)
+}
+
+// ResolveFrom is Resolve with a relative arg taken from dir rather than
+// root: a command run in a subdirectory names files from there, as git
+// does, while root still confines them.
+func (r *Repo) ResolveFrom(root, dir, arg string) (Path, error) {
+	return r.resolve(root, dir, arg, false)
 }
 
 // ResolveRecorded turns a path argument that names a path as the session
@@ -62,12 +69,18 @@ func (r *Repo) Resolve(root, arg string) (Path, error) {
 // are resolved as Resolve resolves them. Otherwise it refuses what Resolve
 // refuses.
 func (r *Repo) ResolveRecorded(root, arg string) (Path, error) {
-	return r.resolve(root, arg, true)
+	return r.resolve(root, root, arg, true)
 }
 
-func (r *Repo) resolve(root, arg string, recorded bool) (Path, error) {
+// ResolveRecordedFrom is ResolveRecorded with a relative arg taken from dir
+// (see ResolveFrom).
+func (r *Repo) ResolveRecordedFrom(root, dir, arg string) (Path, error) {
+	return r.resolve(root, dir, arg, true)
+}
+
+func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 	if arg == "" {
-		return Path{}, fmt.Errorf("%w: the path is empty; give a file path relative to %s or absolute", ErrPathRefused, root)
+		return Path{}, fmt.Errorf("%w: the path is empty; give a file path relative to %s or absolute", ErrPathRefused, dir)
 	}
 	if i := strings.LastIndexByte(arg, '/'); i > 0 {
 		// "app.txt/" and "app.txt/." name a directory; Clean would drop
@@ -86,7 +99,11 @@ func (r *Repo) resolve(root, arg string, recorded bool) (Path, error) {
 	}
 	abs := arg
 	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(rootAbs, abs)
+		dirAbs, err := filepath.Abs(dir)
+		if err != nil {
+			return Path{}, fmt.Errorf("resolve directory %s: %w", dir, err)
+		}
+		abs = filepath.Join(dirAbs, abs)
 	}
 	abs = filepath.Clean(abs)
 	var real string

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -39,10 +42,14 @@ func callCommand() *cli.Command {
 		ArgsUsage: "TOOL (one of: " + strings.Join(engine.Tools(), ", ") + ")",
 		Flags: append([]cli.Flag{rootFlag(), sessionFlag(),
 			&cli.StringFlag{Name: "id", Usage: "the call's `ID` in logs (such as the agent's tool-use id; default: generated)"},
-			&cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo_edit reaches back; overrides git config edit.undoDepth (0: unlimited)"},
-			&cli.Int64Flag{Name: "max-file-size", Usage: "largest file read for editing, in bytes; overrides edit.maxFileSize"},
-			&cli.BoolFlag{Name: "require-read", Usage: "Edit/MultiEdit need a prior Read; overrides edit.requireRead (--require-read=false turns it off)"},
-		}, logFlags()...),
+			&cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo_edit reaches back (0: unlimited); overrides git config edit.undoDepth",
+				DefaultText: undoDepthDefault},
+			&cli.Int64Flag{Name: "max-file-size", Usage: "largest file read for editing, in `BYTES`; overrides git config edit.maxFileSize",
+				DefaultText: fmt.Sprintf("edit.maxFileSize, else %d", engine.DefaultMaxFileSize)},
+			&cli.BoolFlag{Name: "require-read", Usage: "Edit/MultiEdit need a prior Read; overrides git config edit.requireRead (--require-read=false turns it off)",
+				DefaultText: fmt.Sprintf("edit.requireRead, else %t", engine.DefaultRequireRead)},
+			&cli.BoolFlag{Name: "verbose", Usage: "log each tool call's INFO lines to stderr (as GIT_EDIT_LOG=1 does)"},
+		}, callLogFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -53,6 +60,13 @@ func callCommand() *cli.Command {
 				return err
 			}
 			defer closeLogs()
+			closeLog, err := callLog(c, obs, os.Getenv("GIT_EDIT_LOG"))
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			// An empty root is the whole worktree, paths from the
+			// current directory (see engine.Options.Root).
 			o := callOptions{
 				Root: c.String("root"), Session: sessionName(c), Tool: c.Args().First(),
 				ID: c.String("id"), Observer: obs, Stdin: c.App.Reader, Stdout: c.App.Writer,
@@ -75,6 +89,55 @@ func callCommand() *cli.Command {
 			return runCall(c.Context, o)
 		},
 	}
+}
+
+// undoDepthDefault is --undo-depth's default in call's and undo's help.
+var undoDepthDefault = fmt.Sprintf("edit.undoDepth, else %d", engine.DefaultUndoDepth)
+
+// callLogFlags are the MCP server's log flags, worded for call, which logs
+// only when asked.
+func callLogFlags() []cli.Flag {
+	flags := logFlags()
+	for _, f := range flags {
+		if s, ok := f.(*cli.StringFlag); ok && s.Name == "log-file" {
+			s.Usage = "append the INFO lines of each tool call to `FILE` (as GIT_EDIT_LOG=/absolute/path does)"
+			s.DefaultText = "no INFO lines"
+		}
+	}
+	return flags
+}
+
+// callLog decides where call's INFO lines go. A person running call by
+// hand wants the result, not two log lines per call, so call logs only
+// when asked: --log-file FILE (already opened by observer), --verbose
+// (stderr), or GIT_EDIT_LOG, read as git reads GIT_TRACE: "1", "2" or
+// "true" log to stderr, an absolute path appends to that file, "", "0" and
+// "false" are off, and anything else is warned about and ignored. (The
+// MCP server logs to stderr always, as seed 001 describes.)
+func callLog(c *cli.Context, obs *engine.Observer, env string) (close func(), err error) {
+	close = func() {}
+	if c.String("log-file") != "" || c.Bool("verbose") {
+		return close, nil
+	}
+	switch strings.ToLower(env) {
+	case "", "0", "false":
+		obs.Log = nil
+		return close, nil
+	case "1", "2", "true":
+		obs.Log = slog.New(slog.NewTextHandler(c.App.ErrWriter, nil))
+		return close, nil
+	}
+	obs.Log = nil
+	if !filepath.IsAbs(env) {
+		fmt.Fprintf(c.App.ErrWriter, "warning: GIT_EDIT_LOG=%q is neither 1 (log to stderr) nor an absolute file path; not logging\n", env)
+		return close, nil
+	}
+	f, err := os.OpenFile(env, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	if err != nil {
+		return close, fmt.Errorf("GIT_EDIT_LOG: %w; set it to a file you can write, or unset it", err)
+	}
+	obs.Log = slog.New(slog.NewTextHandler(f, nil))
+	return func() { f.Close() }, nil
 }
 
 // runCall reads the arguments, runs the tool and prints its result. A

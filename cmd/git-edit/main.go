@@ -53,7 +53,10 @@ var errRefused = errors.New("refused")
 // injected so tests run commands in process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	err := app.RunContext(ctx, args)
+	args, err := gitOrder(app.Commands, args)
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
 	switch {
 	case err == nil:
 		return exitOK
@@ -69,7 +72,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:      "git-edit",
 		Usage:     "edit files in a git repository for coding agents, recording every edit on refs/edits/<session>",
 		Reader:    stdin,
@@ -78,6 +81,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// Exit statuses are decided in run, never by os.Exit inside the library.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   usageError,
+		// --version is git-edit's own, printing the go and git versions too.
+		HideVersion: true,
+		Flags:       []cli.Flag{&cli.BoolFlag{Name: "version", Usage: "print the versions of git-edit, the Go it was built with, and git"}},
 		Commands: []*cli.Command{
 			callCommand(),
 			logCommand(),
@@ -90,21 +96,43 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			pruneCommand(),
 			mcpCommand(),
 			toolsCommand(),
+			versionCommand(),
 		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				return runVersion(c.Context, c.App.Writer)
+			}
 			if c.NArg() > 0 {
 				return fmt.Errorf("unknown command %q; see git-edit --help", c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},
 	}
+	quietSwitches(app.Flags)
+	for _, c := range app.Commands {
+		quietSwitches(c.Flags)
+	}
+	return app
+}
+
+// quietSwitches keeps "(default: false)" off the help of switches, as git's
+// help never states that an option not given is off. A switch that is on
+// unless turned off (--require-read) states its real default itself.
+func quietSwitches(flags []cli.Flag) {
+	for _, f := range flags {
+		if b, ok := f.(*cli.BoolFlag); ok && !b.Value && b.DefaultText == "" {
+			b.DisableDefaultText = true
+		}
+	}
 }
 
 // usageError keeps stdout for results: a bad command line is reported on
 // stderr only, without urfave's help text on stdout.
 func usageError(c *cli.Context, err error, _ bool) error {
-	name := "git-edit"
-	if c.Command != nil && c.Command.Name != "" {
+	name := c.App.Name
+	// At the top level c.Command is the app's own root command, named
+	// like the app: "git-edit git-edit" would name no command.
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
 		name += " " + c.Command.Name
 	}
 	return fmt.Errorf("%w; see %s --help", err, name)
@@ -112,13 +140,30 @@ func usageError(c *cli.Context, err error, _ bool) error {
 
 // rootFlag and sessionFlag are shared by every command that works on a
 // session.
+//
+// Without --root, a command works as git's do anywhere inside a worktree:
+// on the whole worktree, with relative paths from the current directory
+// (engine.Options.Root empty).
 func rootFlag() cli.Flag {
-	return &cli.StringFlag{Name: "root", Value: ".", Usage: "directory relative paths resolve against; the repository is found from there upward (or from GIT_DIR, as git does), and edits stay inside it"}
+	return &cli.StringFlag{Name: "root", Usage: "work only inside `DIR`: relative paths resolve against it, edits stay inside it, and the repository is found from there upward (or from GIT_DIR, as git does)",
+		DefaultText: rootDefault}
 }
+
+// rootDefault is what the commands do without --root, as their help says.
+const rootDefault = "the whole worktree, relative paths from the current directory"
 
 func sessionFlag() cli.Flag {
 	return &cli.StringFlag{Name: "session", Value: "default", EnvVars: []string{"GIT_EDIT_SESSION"}, Usage: "session name: edits are recorded on refs/edits/<session>"}
 }
+
+// mcpSessionFlag is --session of the MCP server, which starts a new
+// session of its own unless told which (see newSessionName).
+func mcpSessionFlag() cli.Flag {
+	return &cli.StringFlag{Name: "session", EnvVars: []string{"GIT_EDIT_SESSION"}, Usage: "session name: edits are recorded on refs/edits/<session>",
+		DefaultText: mcpSessionDefault}
+}
+
+const mcpSessionDefault = "a new session, mcp-YYYYMMDD-HHMMSS-XXXX"
 
 // sessionName is --session, else $GIT_EDIT_SESSION, else "default"; an
 // empty value counts as unset, as an exported-but-empty variable usually

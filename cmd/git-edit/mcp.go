@@ -66,7 +66,7 @@ func mcpCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "mcp",
 		Usage: "serve the edit tools over the Model Context Protocol on stdin/stdout",
-		Flags: append([]cli.Flag{rootFlag(), sessionFlag(),
+		Flags: append([]cli.Flag{rootFlag(), mcpSessionFlag(),
 			&cli.StringFlag{Name: "tools", Usage: "comma-separated `LIST` of tools to offer (default: all); see git-edit tools"},
 		}, logFlags()...),
 		OnUsageError: usageError,

@@ -328,11 +328,11 @@ func TestMCPSubprocessOverStdio(t *testing.T) {
 	gittest.Fsck(t, dir)
 }
 
-// `call` logs the same way, with the caller's id.
+// `call` logs the same way when asked (--verbose), with the caller's id.
 func TestCallLogsLikeTheServer(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
 	agent := filepath.Join(t.TempDir(), "agent.log")
-	r := runCLI(t, `{"command":"view","path":"f.txt"}`, "call", "--root", dir, "--id", "toolu_123", "--agent-log", agent, "text_editor")
+	r := runCLI(t, `{"command":"view","path":"f.txt"}`, "call", "--root", dir, "--verbose", "--id", "toolu_123", "--agent-log", agent, "text_editor")
 	if r.code != 0 || !regexp.MustCompile(`msg="\[tool\] Execution completed" tool=text_editor id=toolu_123 duration_ms=\d+ success=true`).MatchString(r.stderr) {
 		t.Fatalf("%d %s", r.code, r.stderr)
 	}

@@ -22,7 +22,7 @@ func undoCommand(redo bool) *cli.Command {
 	}
 	flags := []cli.Flag{rootFlag(), sessionFlag(), forceFlag()}
 	if !redo {
-		flags = append(flags, &cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo reaches back (overrides git config edit.undoDepth; 0: unlimited)"})
+		flags = append(flags, &cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo reaches back (0: unlimited); overrides git config edit.undoDepth", DefaultText: undoDepthDefault})
 	}
 	return &cli.Command{
 		Name:         name,
