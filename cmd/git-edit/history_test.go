@@ -305,11 +305,11 @@ func TestLogShowDiffSessionsPrune(t *testing.T) {
 		{stdin: `{"command":"create","path":"other.txt","file_text":"o\n"}`, args: []string{"call", "--session", "other", "text_editor"}, out: "-"},
 		{args: []string{"undo", "--session", "s", "c.txt"}, out: "-"},
 		{args: []string{"log", "--session", "s"}, out: "" +
-			"<id>  <age>  undo  git-edit undo  c.txt  +0 -1  (reverts <id>)\n" +
-			"<id>  <age>  edit  text_editor.create  c.txt  +1 -0\n" +
-			"<id>  <age>  edit  edit_lines  b.txt  +0 -1\n" +
-			"<id>  <age>  edit  text_editor.str_replace  a.txt  +2 -1\n"},
-		{args: []string{"log", "--session", "s", "-n", "1", "a.txt"}, out: "<id>  <age>  edit  text_editor.str_replace  a.txt  +2 -1\n"},
+			"<id>  <age>  undo  git-edit undo            +0 -1  c.txt  (reverts <id>)\n" +
+			"<id>  <age>  edit  text_editor.create       +1 -0  c.txt\n" +
+			"<id>  <age>  edit  edit_lines               +0 -1  b.txt\n" +
+			"<id>  <age>  edit  text_editor.str_replace  +2 -1  a.txt\n"},
+		{args: []string{"log", "--session", "s", "-n", "1", "a.txt"}, out: "<id>  <age>  edit  text_editor.str_replace  +2 -1  a.txt\n"},
 		{args: []string{"log", "--all", "-n", "2"}, out: "-"},
 		{args: []string{"diff", "--session", "s"}, out: "" +
 			"--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n" +
