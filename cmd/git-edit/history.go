@@ -29,6 +29,9 @@ func logCommand() *cli.Command {
 				return err
 			}
 			mode := pickSay
+			if c.Bool("json") {
+				mode = pickQuiet // each entry names its session
+			}
 			if c.Bool("all") {
 				mode = pickNone
 			}

@@ -28,7 +28,8 @@ var errNoSession = errors.New("no such session")
 // pickSession returns the name of the session a history command works on:
 // the one --session or GIT_EDIT_SESSION names, which must exist; else the
 // session whose last commit is the newest (on a tie, the name last in
-// order), which it names on stderr unless quiet. A session that does not
+// order), which it names on stderr unless quiet or it is the only session
+// and named default. A session that does not
 // exist is refused with errNoSession, listing those that do.
 func pickSession(c *cli.Context, r *repo.Repo, stderr io.Writer, quiet bool) (string, error) {
 	named := ""
@@ -56,7 +57,8 @@ func pickSession(c *cli.Context, r *repo.Repo, stderr io.Writer, quiet bool) (st
 	if named != "" || pick == nil {
 		return "", refused(noSession(named, sums, time.Now()))
 	}
-	if !quiet {
+	// The only session, named default, is what the person expects: no note.
+	if !quiet && (len(sums) > 1 || pick.Name != "default") {
 		if len(sums) == 1 {
 			fmt.Fprintf(stderr, "session %s, the only one\n", pick.Name)
 		} else {

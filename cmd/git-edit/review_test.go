@@ -438,3 +438,41 @@ func slicesWithout(env []string, prefixes ...string) []string {
 	}
 	return out
 }
+
+// The README's console sample of show, diff, log --json and prune, after
+// one str_replace in the quick start's repository, is what the commands
+// print (ids, dates and ages aside).
+func TestReadmeConsoleSample(t *testing.T) {
+	bin := binDir(t)
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sample, ok := strings.Cut(string(raw), "Output of the other commands")
+	_, sample, ok2 := strings.Cut(sample, "```console\n")
+	sample, _, ok3 := strings.Cut(sample, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README.md has no console sample after \"Output of the other commands\"")
+	}
+	dir := gittest.NewWithCommit(t, map[string]string{"app.py": "def greet():\n    print(\"hello\")\n"})
+	mustRun(t, dir, `{"command":"str_replace","path":"app.py","old_str":"hello","new_str":"hello, world"}`, "call", "text_editor")
+	rfc3339 := regexp.MustCompile(`"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)"`)
+	norm := func(s string) string { return rfc3339.ReplaceAllString(normalizeCLI(s), `"<time>"`) }
+	steps := strings.Split(sample, "$ ")[1:]
+	if len(steps) < 5 {
+		t.Fatalf("the sample has %d commands", len(steps))
+	}
+	for _, step := range steps {
+		command, want, _ := strings.Cut(step, "\n")
+		cmd := exec.Command("bash", "-c", command)
+		cmd.Dir = dir
+		cmd.Env = append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_EDIT_SESSION=", "COLUMNS=")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", command, err)
+		}
+		if norm(string(out)) != norm(want) {
+			t.Errorf("%s printed\n%s\nthe README shows\n%s", command, out, want)
+		}
+	}
+}
