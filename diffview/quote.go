@@ -51,6 +51,10 @@ func headerPath(prefix, name string) string {
 	return b.String()
 }
 
+// QuotePath is path as git writes it in a diff header or a diffstat:
+// C-quoted when it holds a control byte, '"' or '\\' (see headerPath).
+func QuotePath(path string) string { return headerPath("", path) }
+
 // needsQuote reports whether r makes git quote a path: a control
 // character, '"' or '\\'.
 func needsQuote(r rune) bool {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,9 +29,37 @@ type LogEntry struct {
 	Subject    string   `json:"subject"`
 	Added      int      `json:"added"`
 	Removed    int      `json:"removed"`
-	// Message and Diff are filled by Show only.
-	Message string `json:"message,omitempty"`
-	Diff    string `json:"diff,omitempty"`
+	// Stats are Added and Removed path by path, in the order of Paths (for
+	// `--stat`; the JSON keeps the totals only).
+	Stats []PathStat `json:"-"`
+	// Message and Diff are filled by Show only; so is Changes, the change
+	// of each path that Diff renders.
+	Message string     `json:"message,omitempty"`
+	Diff    string     `json:"diff,omitempty"`
+	Changes []FileDiff `json:"-"`
+}
+
+// PathStat is the lines a commit, or a session, added and removed in one
+// path.
+type PathStat struct {
+	Path           string
+	Added, Removed int
+}
+
+// FileDiff is one path before and after a commit or a session, as
+// stored (see Unified for how it is shown).
+type FileDiff struct {
+	Path          string
+	Before, After repo.FileState
+}
+
+// Unified is the change as a unified diff (see the function Unified).
+func (c FileDiff) Unified() string { return Unified(c.Path, c.Before, c.After) }
+
+// Stat is the lines the change adds and removes, as the log counts them.
+func (c FileDiff) Stat() PathStat {
+	a, r := lineStat(c.Before.Content, c.After.Content)
+	return PathStat{Path: c.Path, Added: a, Removed: r}
 }
 
 // LogTime is a session commit's time, in the zone git recorded it in. It
@@ -91,9 +120,13 @@ func (e *Engine) Log(n int, paths []string, all bool) ([]LogEntry, error) {
 	return entries, nil
 }
 
-// Show finds the commit name refers to (see history.Resolve) in the session,
-// or, unless onlySession, in any session, and returns it with its full
-// message and unified diff.
+// Show finds the commit name refers to (see history.Resolve) and returns
+// it with its full message and unified diff. With onlySession it looks in
+// the engine's session only. Otherwise a commit id is found in whatever
+// session holds it (the engine's session first), as git show finds any
+// commit; a name relative to a session ("tip", "SESSION~N") is resolved in
+// the session it names, "tip" in the engine's session. A name found nowhere
+// is refused with history.ErrUnknownEdit, naming the sessions searched.
 func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 	sessions := []*session.Session{e.Session}
 	if !onlySession {
@@ -101,19 +134,32 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 		if err != nil {
 			return LogEntry{}, err
 		}
-		sessions = append(sessions, all...)
+		for _, s := range all {
+			if s.Name != e.Session.Name {
+				sessions = append(sessions, s)
+			}
+		}
 	}
+	base, _, _ := strings.Cut(name, "~")
 	var found *session.Session
 	var commit history.Commit
 	var firstErr, tipErr error
-	for _, s := range sessions {
+	var names []string
+	for i, s := range sessions {
+		if i > 0 && base == "tip" {
+			break // "tip" is the engine's session's
+		}
 		tip, err := s.Tip()
 		if err != nil && tipErr == nil {
 			tipErr = err // reported only if no session has the commit
+			if i == 0 {
+				firstErr = err // the session asked for: its trouble first
+			}
 		}
 		if err != nil || tip.IsZero() {
 			continue
 		}
+		names = append(names, s.Name)
 		c, err := history.Resolve(s, tip, name)
 		if err != nil {
 			if firstErr == nil {
@@ -121,19 +167,23 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 			}
 			continue
 		}
-		if found != nil && found.Name != s.Name && c.Hash != commit.Hash {
-			return LogEntry{}, fmt.Errorf("%w %q: it names commits in sessions %q and %q; name the session", history.ErrUnknownEdit, name, found.Name, s.Name)
+		if found != nil && c.Hash != commit.Hash {
+			return LogEntry{}, fmt.Errorf("%w %q: it names commits in sessions %q and %q; give more digits", history.ErrUnknownEdit, name, found.Name, s.Name)
 		}
-		found, commit = s, c
+		if found == nil {
+			found, commit = s, c
+		}
 	}
 	if found == nil {
-		if firstErr == nil {
-			firstErr = tipErr
+		switch {
+		case len(sessions) > 1 && len(names) > 0 && base != "tip" && !errors.Is(firstErr, session.ErrBroken):
+			return LogEntry{}, fmt.Errorf("%w %q in any session (%s); give a commit id from `git edit log --all`", history.ErrUnknownEdit, name, strings.Join(names, ", "))
+		case firstErr != nil:
+			return LogEntry{}, firstErr
+		case tipErr != nil:
+			return LogEntry{}, tipErr
 		}
-		if firstErr == nil {
-			firstErr = fmt.Errorf("%w %q: there are no sessions in this repository", history.ErrUnknownEdit, name)
-		}
-		return LogEntry{}, firstErr
+		return LogEntry{}, fmt.Errorf("%w %q: there are no sessions in this repository", history.ErrUnknownEdit, name)
 	}
 	entry, err := describe(found, commit)
 	if err != nil {
@@ -150,7 +200,9 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 		if err != nil {
 			return LogEntry{}, err
 		}
-		diff.WriteString(Unified(p, before, after))
+		fd := FileDiff{Path: p, Before: before, After: after}
+		entry.Changes = append(entry.Changes, fd)
+		diff.WriteString(fd.Unified())
 	}
 	entry.Diff = diff.String()
 	return entry, nil
@@ -159,24 +211,38 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 // NetDiff is the session's net change as one unified diff: each path
 // (of paths, if given) from before the session touched it to the tip.
 func (e *Engine) NetDiff(paths []string) (string, error) {
+	changes, err := e.NetChanges(paths)
+	if err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	for _, c := range changes {
+		out.WriteString(c.Unified())
+	}
+	return out.String(), nil
+}
+
+// NetChanges is NetDiff path by path, sorted by path, leaving out paths
+// the session changed and changed back.
+func (e *Engine) NetChanges(paths []string) ([]FileDiff, error) {
 	only := map[string]bool{}
 	for _, a := range paths {
 		p, err := e.Repo.ResolveRecordedFrom(e.Root, e.Dir, a) // as in Log
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		only[p.Rel] = true
 	}
 	tip, err := e.Session.Tip()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	touched, first, err := history.Touched(e.Session, tip)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	sort.Strings(touched)
-	var out strings.Builder
+	var out []FileDiff
 	for _, p := range touched {
 		if len(only) > 0 && !only[p] {
 			continue
@@ -185,15 +251,18 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 		// view writes nothing, so it runs no conversion.
 		before, err := history.BeforeSession(e.Repo, first[p], p)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		after, err := e.Repo.FileAt(tip, p)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		out.WriteString(Unified(p, before, after))
+		if before.Exists == after.Exists && string(before.Content) == string(after.Content) {
+			continue
+		}
+		out = append(out, FileDiff{Path: p, Before: before, After: after})
 	}
-	return out.String(), nil
+	return out, nil
 }
 
 // describe turns a commit into a log entry, with the lines it added and
@@ -208,6 +277,7 @@ func describe(s *session.Session, c history.Commit) (LogEntry, error) {
 	for _, p := range c.Meta.Paths {
 		if st, ok := c.Meta.Stat[p]; ok {
 			en.Added, en.Removed = en.Added+st.Added, en.Removed+st.Removed
+			en.Stats = append(en.Stats, PathStat{Path: p, Added: st.Added, Removed: st.Removed})
 			continue
 		}
 		// A commit from before Edit-Stat: count from the blobs.
@@ -217,6 +287,7 @@ func describe(s *session.Session, c history.Commit) (LogEntry, error) {
 		}
 		a, r := lineStat(before.Content, after.Content)
 		en.Added, en.Removed = en.Added+a, en.Removed+r
+		en.Stats = append(en.Stats, PathStat{Path: p, Added: a, Removed: r})
 	}
 	return en, nil
 }

@@ -130,7 +130,7 @@ func BenchmarkLog20(b *testing.B) {
 		b.Run(fmt.Sprintf("edits=%d", edits), func(b *testing.B) {
 			e := benchEngine(b, edits)
 			for b.Loop() {
-				if err := runLog(io.Discard, e, logOptions{N: 20}, time.Now()); err != nil {
+				if err := runLog(&review{w: io.Discard, width: 80}, e, logOptions{N: 20}, time.Now()); err != nil {
 					b.Fatal(err)
 				}
 			}

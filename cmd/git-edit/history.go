@@ -5,7 +5,9 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/engine"
 	"github.com/urfave/cli/v2"
 )
@@ -15,21 +17,47 @@ func logCommand() *cli.Command {
 		Name:      "log",
 		Usage:     "list a session's commits, newest first",
 		ArgsUsage: "[PATH...]",
-		Flags: []cli.Flag{rootFlag(), sessionFlag(),
+		Flags: append([]cli.Flag{rootFlag(), historySessionFlag(),
 			&cli.BoolFlag{Name: "all", Usage: "every session, merged by time"},
 			&cli.IntFlag{Name: "n", Usage: "show at most `N` commits (0: all)"},
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
-		},
+		}, reviewFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			e, err := openEngine(c)
+			ro, err := reviewOptionsOf(c)
+			if err != nil {
+				return err
+			}
+			mode := pickSay
+			if c.Bool("json") {
+				mode = pickQuiet // each entry names its session
+			}
+			if c.Bool("all") {
+				mode = pickNone
+			}
+			e, err := openHistory(c, mode)
 			if err != nil {
 				return err
 			}
 			defer e.Close()
-			return runLog(c.App.Writer, e, logOptions{All: c.Bool("all"), N: c.Int("n"), Paths: c.Args().Slice(), JSON: c.Bool("json")}, time.Now())
+			o := logOptions{All: c.Bool("all"), N: c.Int("n"), Paths: c.Args().Slice(), JSON: c.Bool("json")}
+			return withReview(c, e, ro, func(rv *review) error { return runLog(rv, e, o, time.Now()) })
 		},
 	}
+}
+
+// withReview runs print with the output set up as startReview decides, then
+// waits for the pager. JSON goes to stdout as it is: a program reads it.
+func withReview(c *cli.Context, e *engine.Engine, o reviewOptions, print func(*review) error) error {
+	if c.Bool("json") {
+		o.NoPager, o.Color = true, "never"
+	}
+	rv, err := startReview(o, e.Repo, c.App.Writer, c.App.ErrWriter)
+	if err != nil {
+		return refused(err)
+	}
+	rv.opts = o
+	return rv.finish(print(rv))
 }
 
 type logOptions struct {
@@ -39,7 +67,12 @@ type logOptions struct {
 	JSON  bool
 }
 
-func runLog(w io.Writer, e *engine.Engine, o logOptions, now time.Time) error {
+// runLog prints one line per commit in aligned columns: short id, session
+// (with --all), age, op, tool, lines added and removed, paths, and what an
+// undo or redo reverts; with --stat or --name-only, each commit's paths
+// under its line, as git log --oneline prints them.
+func runLog(rv *review, e *engine.Engine, o logOptions, now time.Time) error {
+	w := rv.w
 	entries, err := e.Log(o.N, o.Paths, o.All)
 	if err != nil {
 		return refused(err)
@@ -50,63 +83,128 @@ func runLog(w io.Writer, e *engine.Engine, o logOptions, now time.Time) error {
 		}
 		return writeJSON(w, entries)
 	}
-	p := newPainter(w)
-	for _, en := range entries {
-		what := en.Op
-		if en.Tool != "" {
-			what += "  " + en.Tool
-		}
+	rows := make([][5]string, len(entries))
+	var widths [5]int
+	for i, en := range entries {
 		session := ""
 		if o.All {
-			session = "[" + en.Session + "]  "
+			session = "[" + en.Session + "]"
 		}
-		reverts := ""
+		rows[i] = [5]string{session, age(en.Time.Time, now), en.Op, en.Tool, fmt.Sprintf("+%d -%d", en.Added, en.Removed)}
+		for j, cell := range rows[i] {
+			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
+		}
+	}
+	p := rv.paint
+	pad := func(j int, s string) string {
+		return s + strings.Repeat(" ", widths[j]-utf8.RuneCountInString(s)) + "  "
+	}
+	for i, en := range entries {
+		r := rows[i]
+		var b strings.Builder
+		b.WriteString(p.yellow(en.Commit[:7]) + "  ")
+		if o.All {
+			b.WriteString(pad(0, r[0]))
+		}
+		b.WriteString(pad(1, r[1]) + pad(2, r[2]))
+		if widths[3] > 0 {
+			b.WriteString(pad(3, r[3]))
+		}
+		counts := p.green(fmt.Sprintf("+%d", en.Added)) + " " + p.red(fmt.Sprintf("-%d", en.Removed))
+		b.WriteString(counts + strings.Repeat(" ", widths[4]-len(r[4])) + "  " + strings.Join(en.Paths, ", "))
 		if en.Undoes != "" {
-			reverts = "  (reverts " + en.Undoes[:7] + ")"
+			b.WriteString("  (reverts " + en.Undoes[:7] + ")")
 		}
-		fmt.Fprintf(w, "%s  %s%s  %s  %s  %s %s%s\n", p.yellow(en.Commit[:7]), session, p.dim(age(en.Time.Time, now)), what,
-			strings.Join(en.Paths, ", "), p.green(fmt.Sprintf("+%d", en.Added)), p.red(fmt.Sprintf("-%d", en.Removed)), reverts)
+		fmt.Fprintln(w, b.String())
+		switch {
+		case rv.opts.Stat:
+			writeStat(w, p, rv.width, en.Stats)
+		case rv.opts.NameOnly:
+			for _, path := range en.Paths {
+				fmt.Fprintln(w, diffview.QuotePath(path))
+			}
+		}
 	}
 	return nil
 }
 
 func showCommand() *cli.Command {
 	return &cli.Command{
-		Name:         "show",
-		Usage:        "print one session commit: its message and its diff",
-		ArgsUsage:    "EDIT (a commit id, or SESSION~N)",
-		Flags:        []cli.Flag{rootFlag(), sessionFlag(), &cli.BoolFlag{Name: "json", Usage: "print a JSON object"}},
+		Name:      "show",
+		Usage:     "print one session commit: its message and its diff",
+		ArgsUsage: "EDIT (a commit id of any session, or SESSION~N)",
+		Flags: append([]cli.Flag{rootFlag(), historySessionFlag(),
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON object"}}, reviewFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fmt.Errorf("show takes one EDIT (a commit id from git edit log), got %d arguments", c.NArg())
 			}
-			e, err := openEngine(c)
+			ro, err := reviewOptionsOf(c)
+			if err != nil {
+				return err
+			}
+			// The output names the session; a commit id is found in any.
+			e, err := openHistory(c, pickQuiet)
 			if err != nil {
 				return err
 			}
 			defer e.Close()
-			return runShow(c.App.Writer, e, c.Args().First(), c.IsSet("session"), c.Bool("json"))
+			return withReview(c, e, ro, func(rv *review) error { return runShow(rv, e, c.Args().First(), c.Bool("json")) })
 		},
 	}
 }
 
-// runShow prints one commit as git show does.
-func runShow(w io.Writer, e *engine.Engine, name string, onlySession, asJSON bool) error {
-	entry, err := e.Show(name, onlySession)
+// runShow prints one commit as git show does: a commit id is found in
+// whatever session holds it.
+func runShow(rv *review, e *engine.Engine, name string, asJSON bool) error {
+	w := rv.w
+	entry, err := e.Show(name, false)
 	if err != nil {
 		return refused(err)
 	}
 	if asJSON {
 		return writeJSON(w, entry)
 	}
-	pt := newPainter(w)
+	pt := rv.paint
 	fmt.Fprintf(w, "%s\nSession: %s\nDate:   %s\n\n", pt.yellow("commit "+entry.Commit), entry.Session, entry.Time.Format("Mon Jan 2 15:04:05 2006 -0700"))
 	for _, line := range strings.Split(strings.TrimRight(entry.Message, "\n"), "\n") {
 		fmt.Fprintf(w, "    %s\n", line)
 	}
-	if entry.Diff != "" {
-		fmt.Fprintf(w, "\n%s", entry.Diff)
+	return writeChanges(rv, entry.Changes, "\n")
+}
+
+// writeChanges writes changes as the patch, or with --stat or --name-only
+// as those; sep goes first when there is anything to write.
+func writeChanges(rv *review, changes []engine.FileDiff, sep string) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	w := rv.w
+	switch {
+	case rv.opts.Stat:
+		stats := make([]engine.PathStat, len(changes))
+		for i, c := range changes {
+			stats[i] = c.Stat()
+		}
+		fmt.Fprint(w, sep)
+		writeStat(w, rv.paint, rv.width, stats)
+	case rv.opts.NameOnly:
+		fmt.Fprint(w, sep)
+		for _, c := range changes {
+			fmt.Fprintln(w, diffview.QuotePath(c.Path))
+		}
+	default:
+		var diff strings.Builder
+		for _, c := range changes {
+			diff.WriteString(c.Unified())
+		}
+		if diff.Len() == 0 {
+			return nil
+		}
+		fmt.Fprint(w, sep)
+		_, err := io.WriteString(w, paintDiff(rv.paint, diff.String()))
+		return err
 	}
 	return nil
 }
@@ -116,24 +214,27 @@ func diffCommand() *cli.Command {
 		Name:         "diff",
 		Usage:        "print the session's net change: each path from before the session touched it to the session's tip",
 		ArgsUsage:    "[PATH...]",
-		Flags:        []cli.Flag{rootFlag(), sessionFlag()},
+		Flags:        append([]cli.Flag{rootFlag(), historySessionFlag()}, reviewFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			e, err := openEngine(c)
+			ro, err := reviewOptionsOf(c)
+			if err != nil {
+				return err
+			}
+			e, err := openHistory(c, pickSay)
 			if err != nil {
 				return err
 			}
 			defer e.Close()
-			return runDiff(c.App.Writer, e, c.Args().Slice())
+			return withReview(c, e, ro, func(rv *review) error { return runDiff(rv, e, c.Args().Slice()) })
 		},
 	}
 }
 
-func runDiff(w io.Writer, e *engine.Engine, paths []string) error {
-	diff, err := e.NetDiff(paths)
+func runDiff(rv *review, e *engine.Engine, paths []string) error {
+	changes, err := e.NetChanges(paths)
 	if err != nil {
 		return refused(err)
 	}
-	_, err = io.WriteString(w, diff)
-	return err
+	return writeChanges(rv, changes, "")
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,22 +28,14 @@ func isRefusal(err error) bool {
 	return errors.As(err, &r)
 }
 
-// openEngine opens the repository and session a history command works on.
-// Not being in a repository is a refusal; a bad session name is misuse.
+// openEngine opens the repository and session undo, redo or rollback works
+// on (see openHistory). Not being in a repository, or naming a session
+// that does not exist, is a refusal; a bad session name is misuse.
 func openEngine(c *cli.Context) (*engine.Engine, error) {
-	opts := engine.Options{Root: c.String("root"), Session: sessionName(c)}
-	if c.IsSet("undo-depth") {
-		d := c.Int("undo-depth")
-		opts.UndoDepth = &d
+	if c.NArg() > 0 && c.Command.Name != "rollback" {
+		return openHistory(c, pickNamed)
 	}
-	e, err := engine.Open(opts)
-	if err != nil {
-		if errors.Is(err, session.ErrBadName) {
-			return nil, err
-		}
-		return nil, refused(err)
-	}
-	return e, nil
+	return openHistory(c, pickSay)
 }
 
 // painter colours output as git does: only on a terminal, never when

@@ -20,7 +20,7 @@ func undoCommand(redo bool) *cli.Command {
 	if redo {
 		name, usage = "redo", "re-apply the last undo (of PATH, or the session's newest), unless the file changed since"
 	}
-	flags := []cli.Flag{rootFlag(), sessionFlag(), forceFlag()}
+	flags := []cli.Flag{rootFlag(), historySessionFlag(), forceFlag()}
 	if !redo {
 		flags = append(flags, &cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo reaches back (0: unlimited); overrides git config edit.undoDepth", DefaultText: undoDepthDefault})
 	}
@@ -57,7 +57,7 @@ func rollbackCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "rollback",
 		Usage: "return every path the session touched to its state before the session (or right after EDIT)",
-		Flags: []cli.Flag{rootFlag(), sessionFlag(),
+		Flags: []cli.Flag{rootFlag(), historySessionFlag(),
 			&cli.BoolFlag{Name: "force", Usage: "discard the person's work too: files changed on disk (recorded first as a sync commit), changes made outside git-edit during the session, and changes committed to HEAD since the session started; all stay in history"},
 			&cli.StringFlag{Name: "to", Usage: "roll back to the state right after `EDIT` (a commit id from git edit log)"}},
 		OnUsageError: usageError,

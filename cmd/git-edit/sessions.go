@@ -86,8 +86,8 @@ func printSessions(w io.Writer, sums []session.Summary, asJSON bool, now time.Ti
 		if !s.Base.IsZero() {
 			base = s.Base.String()[:7]
 		}
-		fmt.Fprintf(w, "%s  %d commits (%d edits)  %d paths  base %s  last %s\n",
-			p.yellow(s.Name), s.Commits, s.Edits, len(s.Paths), base, age(s.Last, now))
+		fmt.Fprintf(w, "%s  %s (%s)  %s  base %s  last %s\n",
+			p.yellow(s.Name), plural(s.Commits, "commit"), plural(s.Edits, "edit"), plural(len(s.Paths), "path"), base, age(s.Last, now))
 	}
 	return nil
 }
@@ -145,7 +145,7 @@ func reportPrune(w io.Writer, res session.PruneResult, olderThan string, now tim
 		case p.Tip.IsZero():
 			fmt.Fprintf(w, "pruned %s (no session commits, was at %s)\n", p.Ref, was)
 		default:
-			fmt.Fprintf(w, "pruned %s (%d commits, last %s, was at %s)\n", p.Ref, p.Commits, age(p.Last, now), was)
+			fmt.Fprintf(w, "pruned %s (%s, last %s, was at %s)\n", p.Ref, plural(p.Commits, "commit"), age(p.Last, now), was)
 		}
 	}
 	for _, k := range res.Kept {
