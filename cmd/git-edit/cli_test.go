@@ -24,7 +24,7 @@ func gitEdit(t *testing.T, dir, stdin string, env []string, args ...string) cliR
 	bin := binDir(t)
 	cmd := exec.Command("git", append([]string{"edit"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_EDIT_SESSION=", "GIT_EDIT_LOG="), env...)
+	cmd.Env = append(append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_EDIT_SESSION=", "GIT_EDIT_LOG=", "NO_COLOR=", "COLUMNS=", "PAGER=", "GIT_PAGER="), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -303,8 +303,17 @@ func TestHelpDefaults(t *testing.T) {
 	for _, cmd := range []string{"call", "log", "show", "diff", "undo", "redo", "rollback", "sessions", "prune", "mcp"} {
 		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
 	}
-	for _, cmd := range []string{"call", "log", "show", "diff", "undo", "redo", "rollback"} {
-		want[cmd+" --session"] = callSession
+	want["call --session"] = callSession
+	// The history commands without --session: the most recently updated
+	// session (a second one, updated later, is the one log picks).
+	if r := gitEdit(t, dir, `{"command":"write","path":"top.txt","file_text":"LATER\n"}`, nil, "call", "--session", "zlater", "text_editor"); r.code != 0 {
+		t.Fatalf("call: %+v", r)
+	}
+	if r := gitEdit(t, dir, "", nil, "log"); !strings.HasPrefix(r.stderr, "session zlater, the most recent of 2;") {
+		t.Fatalf("log without --session did not pick the most recently updated session:\n%+v", r)
+	}
+	for _, cmd := range []string{"log", "show", "diff", "undo", "redo", "rollback"} {
+		want[cmd+" --session"] = "the most recently updated session"
 	}
 	got := helpDefaults(t)
 	// The server's default is a pattern; the name it made must match it.

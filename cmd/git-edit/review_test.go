@@ -17,25 +17,6 @@ import (
 
 // gitEdit runs the built binary in dir with env added to git's test
 // environment (GIT_EDIT_SESSION unset unless env sets it).
-func gitEdit(t *testing.T, dir string, env []string, args ...string) cliResult {
-	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir(t), "git-edit"), args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(gittest.Env(), "GIT_EDIT_SESSION=", "NO_COLOR=", "COLUMNS=", "PAGER=", "GIT_PAGER="), env...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		exit, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatal(err)
-		}
-		code = exit.ExitCode()
-	}
-	return cliResult{code, out.String(), errOut.String()}
-}
-
 // edit replaces old with new in path through text_editor in session s.
 func edit(t *testing.T, dir, s, path, old, new string) {
 	t.Helper()
@@ -49,13 +30,13 @@ func TestSessionsFoundAsAPersonMeansThem(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a1\n", "b.txt": "b1\n"})
 	gittest.Git(t, dir, "config", "edit.requireRead", "false")
 
-	r := gitEdit(t, dir, nil, "log")
+	r := gitEdit(t, dir, "", nil, "log")
 	if want := "git-edit: no such session: no session in this repository has a commit; sessions are made by `git edit call` and `git edit mcp`, which record each edit on refs/edits/<session>\n"; r.code != 1 || r.stdout != "" || r.stderr != want {
 		t.Fatalf("log without sessions: exit %d\nstdout %q\nstderr %q\nwant   %q", r.code, r.stdout, r.stderr, want)
 	}
 
 	edit(t, dir, "agent3", "a.txt", "a1", "A1")
-	r = gitEdit(t, dir, nil, "log")
+	r = gitEdit(t, dir, "", nil, "log")
 	if r.code != 0 || r.stderr != "session agent3, the only one\n" || normalizeCLI(r.stdout) != "<id>  <age>  edit  text_editor.str_replace  +1 -1  a.txt\n" {
 		t.Fatalf("log of the only session: exit %d\nstdout %q\nstderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -82,7 +63,7 @@ func TestSessionsFoundAsAPersonMeansThem(t *testing.T) {
 		{"show without --session", nil, []string{"show", "--stat", agent3}, "-", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := gitEdit(t, dir, tc.env, tc.args...)
+			r := gitEdit(t, dir, "", tc.env, tc.args...)
 			if r.code != 0 || (tc.stdout != "-" && normalizeCLI(r.stdout) != tc.stdout) || r.stderr != tc.stderr {
 				t.Fatalf("exit %d\nstdout %q\nwant   %q\nstderr %q\nwant   %q", r.code, normalizeCLI(r.stdout), tc.stdout, r.stderr, tc.stderr)
 			}
@@ -101,16 +82,16 @@ func TestSessionsFoundAsAPersonMeansThem(t *testing.T) {
 		{"redo", "--session", "nosuch"},
 		{"rollback", "--session", "nosuch"},
 	} {
-		r := gitEdit(t, dir, nil, args...)
+		r := gitEdit(t, dir, "", nil, args...)
 		if r.code != 1 || r.stdout != "" || normalizeCLI(r.stderr) != missing {
 			t.Errorf("%v: exit %d\nstdout %q\nstderr %q\nwant   %q", args, r.code, r.stdout, normalizeCLI(r.stderr), missing)
 		}
 	}
-	r = gitEdit(t, dir, []string{"GIT_EDIT_SESSION=nosuch"}, "log")
+	r = gitEdit(t, dir, "", []string{"GIT_EDIT_SESSION=nosuch"}, "log")
 	if r.code != 1 || normalizeCLI(r.stderr) != missing {
 		t.Errorf("GIT_EDIT_SESSION=nosuch: exit %d, stderr %q", r.code, r.stderr)
 	}
-	r = gitEdit(t, dir, nil, "show", "zzzz")
+	r = gitEdit(t, dir, "", nil, "show", "zzzz")
 	if want := "git-edit: no such edit \"zzzz\" in any session (agent2, agent3); give a commit id from `git edit log --all`\n"; r.code != 1 || r.stderr != want {
 		t.Errorf("show zzzz: exit %d\nstderr %q\nwant   %q", r.code, r.stderr, want)
 	}
@@ -118,7 +99,7 @@ func TestSessionsFoundAsAPersonMeansThem(t *testing.T) {
 		t.Fatal("a refused command changed a ref or a file")
 	}
 	// Without --session, undo works on the most recent session and says so.
-	r = gitEdit(t, dir, nil, "undo")
+	r = gitEdit(t, dir, "", nil, "undo")
 	if r.code != 0 || r.stderr != "session agent2, the most recent of 2; --session NAME to choose another\n" || gittest.ReadFile(t, dir, "b.txt") != "b1\n" || gittest.ReadFile(t, dir, "a.txt") != "A1\n" {
 		t.Fatalf("undo: exit %d %q %q", r.code, r.stdout, r.stderr)
 	}
@@ -134,7 +115,7 @@ func TestLogColumnsAndPlurals(t *testing.T) {
 	gittest.WriteFile(t, dir, "a.txt", "A1\na2\nperson\n")
 	edit(t, dir, "s", "a.txt", "a2", "A2\nA3")
 	edit(t, dir, "s", "long/path/b.txt", "b1", "B1")
-	r := gitEdit(t, dir, nil, "log", "--session", "s")
+	r := gitEdit(t, dir, "", nil, "log", "--session", "s")
 	want := "" +
 		"<id>  <age>  edit  text_editor.str_replace  +1 -1  long/path/b.txt\n" +
 		"<id>  <age>  edit  text_editor.str_replace  +2 -1  a.txt\n" +
@@ -143,16 +124,16 @@ func TestLogColumnsAndPlurals(t *testing.T) {
 	if r.code != 0 || normalizeLog(r.stdout) != want {
 		t.Fatalf("log: exit %d\n%s\nwant\n%s%s", r.code, normalizeCLI(r.stdout), want, r.stderr)
 	}
-	r = gitEdit(t, dir, nil, "sessions")
+	r = gitEdit(t, dir, "", nil, "sessions")
 	if want := "s  4 commits (3 edits)  2 paths  base <id>  last <age>\n"; normalizeCLI(r.stdout) != want {
 		t.Fatalf("sessions:\n%s\nwant\n%s", normalizeCLI(r.stdout), want)
 	}
 	edit(t, dir, "one", "c.txt", "c1", "C1")
-	r = gitEdit(t, dir, nil, "sessions")
+	r = gitEdit(t, dir, "", nil, "sessions")
 	if want := "one  1 commit (1 edit)  1 path  base <id>  last <age>\ns  4 commits (3 edits)  2 paths  base <id>  last <age>\n"; normalizeCLI(r.stdout) != want {
 		t.Fatalf("sessions:\n%s\nwant\n%s", normalizeCLI(r.stdout), want)
 	}
-	r = gitEdit(t, dir, nil, "log", "--all", "--stat")
+	r = gitEdit(t, dir, "", nil, "log", "--all", "--stat")
 	want = "" +
 		"<id>  [one]  <age>  edit  text_editor.str_replace  +1 -1  c.txt\n" +
 		" c.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n" +
@@ -167,7 +148,7 @@ func TestLogColumnsAndPlurals(t *testing.T) {
 	if r.code != 0 || normalizeLog(r.stdout) != want {
 		t.Fatalf("log --all --stat: exit %d\n%s\nwant\n%s%s", r.code, normalizeCLI(r.stdout), want, r.stderr)
 	}
-	r = gitEdit(t, dir, nil, "log", "--session", "s", "-n", "2", "--name-only")
+	r = gitEdit(t, dir, "", nil, "log", "--session", "s", "-n", "2", "--name-only")
 	want = "<id>  <age>  edit  text_editor.str_replace  +1 -1  long/path/b.txt\nlong/path/b.txt\n" +
 		"<id>  <age>  edit  text_editor.str_replace  +2 -1  a.txt\na.txt\n"
 	if r.code != 0 || normalizeLog(r.stdout) != want {
@@ -255,7 +236,7 @@ func TestDiffColouredAsGit(t *testing.T) {
 				gittest.Git(t, dir, "config", tc.config[i], tc.config[i+1])
 			}
 			// diff lists paths in order; git sorts them the same way here.
-			r := gitEdit(t, dir, nil, append([]string{"diff", "--session", "s"}, tc.args...)...)
+			r := gitEdit(t, dir, "", nil, append([]string{"diff", "--session", "s"}, tc.args...)...)
 			if r.code != 0 || r.stdout != tc.want {
 				t.Fatalf("exit %d %s\ngit-edit: %q\ngit:      %q", r.code, r.stderr, r.stdout, tc.want)
 			}
@@ -264,12 +245,12 @@ func TestDiffColouredAsGit(t *testing.T) {
 	gittest.GitErr(dir, "config", "--remove-section", "color")
 	// show colours its diff the same way: the commit of one file.
 	commit := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%H", "--grep=code.c", "refs/edits/s"))
-	r := gitEdit(t, dir, nil, "show", "--color=always", commit)
+	r := gitEdit(t, dir, "", nil, "show", "--color=always", commit)
 	wantDiff := gitDiffLines(gittest.Git(t, dir, "show", "--color=always", "--format=", commit))
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "\x1b[33mcommit "+commit+"\x1b[m\n") || !strings.HasSuffix(r.stdout, "\n\n"+wantDiff) {
 		t.Fatalf("show --color=always:\n%q\nwant it to end with\n%q", r.stdout, wantDiff)
 	}
-	r = gitEdit(t, dir, nil, "diff", "--color=sometimes")
+	r = gitEdit(t, dir, "", nil, "diff", "--color=sometimes")
 	if r.code != 2 || r.stderr != "git-edit: --color=sometimes: say always, never or auto\n" {
 		t.Fatalf("--color=sometimes: exit %d %q", r.code, r.stderr)
 	}
@@ -291,22 +272,22 @@ func TestStatAndNameOnlyAsGit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := gitEdit(t, dir, []string{"COLUMNS=" + columns}, "diff", "--session", "s", "--stat", "--color="+colour)
+			r := gitEdit(t, dir, "", []string{"COLUMNS=" + columns}, "diff", "--session", "s", "--stat", "--color="+colour)
 			if r.code != 0 || r.stdout != string(want) {
 				t.Errorf("COLUMNS=%s --color=%s: exit %d %s\ngit-edit:\n%s\ngit:\n%s", columns, colour, r.code, r.stderr, r.stdout, want)
 			}
 		}
 	}
 	want := gittest.Git(t, dir, "diff", "--name-only", base, "refs/edits/s")
-	if r := gitEdit(t, dir, nil, "diff", "--session", "s", "--name-only"); r.code != 0 || r.stdout != want {
+	if r := gitEdit(t, dir, "", nil, "diff", "--session", "s", "--name-only"); r.code != 0 || r.stdout != want {
 		t.Errorf("--name-only:\n%s\ngit:\n%s", r.stdout, want)
 	}
 	commit := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%H", "--grep=code.c", "refs/edits/s"))
-	r := gitEdit(t, dir, nil, "show", "--stat", commit)
+	r := gitEdit(t, dir, "", nil, "show", "--stat", commit)
 	if want := "\n" + gittest.Git(t, dir, "show", "--stat", "--format=", commit); r.code != 0 || !strings.HasSuffix(r.stdout, "Edit-Path: code.c\n    Edit-Stat: 3 1 code.c\n"+want) {
 		t.Errorf("show --stat:\n%s\nwant it to end with\n%s", r.stdout, want)
 	}
-	if r := gitEdit(t, dir, nil, "diff", "--stat", "--name-only"); r.code != 2 || r.stderr != "git-edit: --stat and --name-only cannot be used together; choose one\n" {
+	if r := gitEdit(t, dir, "", nil, "diff", "--stat", "--name-only"); r.code != 2 || r.stderr != "git-edit: --stat and --name-only cannot be used together; choose one\n" {
 		t.Errorf("--stat --name-only: exit %d %q", r.code, r.stderr)
 	}
 }
