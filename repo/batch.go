@@ -247,7 +247,14 @@ func writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbing.Hash]pen
 		return "", err
 	}
 	defer os.Remove(idxTmp.Name())
-	if _, err := idxfile.NewEncoder(idxTmp).Encode(index); err != nil {
+	// go-git's encoder writes the index a few bytes at a time (one write
+	// per fan-out entry: 256 and more); buffered, it takes one or two.
+	iw := bufio.NewWriterSize(idxTmp, 64<<10)
+	if _, err := idxfile.NewEncoder(iw).Encode(index); err != nil {
+		idxTmp.Close()
+		return "", fmt.Errorf("write pack index: %w", err)
+	}
+	if err := iw.Flush(); err != nil {
 		idxTmp.Close()
 		return "", fmt.Errorf("write pack index: %w", err)
 	}
