@@ -197,9 +197,15 @@ func changedError(rel, how string) error {
 }
 
 // ReplaceFile replaces the file at p with content so that a reader (or
-// a crash) sees either the old bytes or the new, never a mix: a temporary
-// file in the same directory, fsync, an atomic swap with the file, fsync of
-// the directory, all relative to a directory handle (no symlink followed).
+// a crash, or a power cut) sees either the old bytes or the new, never a
+// mix: a temporary file in the same directory, fsync, an atomic swap with
+// the file, all relative to a directory handle (no symlink followed).
+//
+// The directory is not fsynced: a swap that a power cut undoes leaves the
+// old bytes, as a crash just before it would, and the ref's lock file,
+// fsynced after every file is written, commits the swap on file systems
+// that journal metadata in order (ext4, XFS). See the README's "Power loss
+// and crashes".
 // An existing file keeps its permission bits (the executable bits follow
 // mode), its owner and its group; a new file gets 0666 or 0777 less the
 // umask, and its missing parent directories are created.
@@ -213,8 +219,8 @@ func changedError(rel, how string) error {
 // open and writes to it after that last check: its writes go to the
 // replaced copy. A file without write permission for its owner is refused
 // (ErrReadOnly), even as root. replaced reports whether the file at p is
-// ours on return (true with an error only when a later step such as the
-// directory fsync failed). The caller must hold the edit lock (Repo.Lock):
+// ours on return (true with an error only when putting another program's
+// bytes back failed). The caller must hold the edit lock (Repo.Lock):
 // temporary files of p's name found beside it are taken for a dead
 // writer's and removed.
 func ReplaceFile(p Path, content []byte, mode filemode.FileMode, expect FileState) (replaced bool, err error) {
@@ -314,7 +320,7 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 			}
 			return false, fmt.Errorf("create %s: %w", p.Rel, err)
 		}
-		return true, syncDirOf(d, p.Rel)
+		return true, nil
 	}
 	defer old.Close()
 	checked, err := fstat(old)
@@ -343,7 +349,7 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		return false, changedError(p.Rel, why)
 	}
 	removeTmp()
-	return true, syncDirOf(d, p.Rel)
+	return true, nil
 }
 
 // replaceAndPutBack is the end of writeFile on file systems that cannot swap
@@ -355,8 +361,8 @@ func replaceAndPutBack(d *workDir, p Path, tmp, name string, old *os.File, want,
 		unix.Unlinkat(d.fd(), tmp, 0)
 		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
 	}
-	if err := syncDirOf(d, p.Rel); err != nil || restoring {
-		return true, err
+	if restoring {
+		return true, nil
 	}
 	if same, err := holds(old, expect.Content); err != nil || same {
 		return true, err
@@ -497,7 +503,7 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	if err := unix.Unlinkat(d.fd(), aside, 0); err != nil {
 		return true, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
-	return true, syncDirOf(d, p.Rel)
+	return true, nil
 }
 
 // provenUnchanged checks the file moved to name in d (by a swap, or aside
@@ -512,15 +518,6 @@ func provenUnchanged(d *workDir, name string, old *os.File, checked fileInfo, ex
 		return "it was written"
 	}
 	return ""
-}
-
-// syncDirOf fsyncs d, the directory of rel, so a rename in it survives a
-// power loss.
-func syncDirOf(d *workDir, rel string) error {
-	if err := d.f.Sync(); err != nil {
-		return fmt.Errorf("sync the directory of %s: %w", rel, err)
-	}
-	return nil
 }
 
 // tempName is a new temporary name beside name: "." name ".git-edit-" and
