@@ -57,6 +57,20 @@ type FileState struct {
 	// them again.
 	perm     fs.FileMode
 	uid, gid uint32
+	// blobRecorded: Blob came from this process's record of the file
+	// (ReadWorkFileHashed), not from hashing Content.
+	blobRecorded bool
+}
+
+// HashedBlob is Blob when it was computed from Content itself, else zero.
+// Only such an id may name Content as a stored object: a blob id taken
+// from the record of a file's stat decides whether the file changed, but
+// is never trusted to name its bytes in the object store.
+func (f FileState) HashedBlob() plumbing.Hash {
+	if f.blobRecorded {
+		return plumbing.ZeroHash
+	}
+	return f.Blob
 }
 
 // Entry is the tree entry this state would be recorded as (the zero Entry
@@ -87,6 +101,17 @@ func splitRel(rel string) (dir, name string) {
 // paths whose directories were replaced by a symlink or a file
 // (ErrPathChanged).
 func ReadWorkFile(p Path, maxSize int64) (FileState, error) {
+	return readWorkFile(p, maxSize, false)
+}
+
+// ReadWorkFileHashed is ReadWorkFile with Blob set for an existing file:
+// the blob id this process recorded for the file when stat says it is
+// unchanged since (see blobcache.go), else the hash of the bytes read.
+func ReadWorkFileHashed(p Path, maxSize int64) (FileState, error) {
+	return readWorkFile(p, maxSize, true)
+}
+
+func readWorkFile(p Path, maxSize int64, hash bool) (FileState, error) {
 	st := FileState{Path: p.Rel}
 	top, err := p.top()
 	if err != nil {
@@ -118,6 +143,7 @@ func ReadWorkFile(p Path, maxSize int64) (FileState, error) {
 		return st, fmt.Errorf("open %s: %w", p.Rel, err)
 	}
 	defer f.Close()
+	since := clockNow() // before the stat: see recordBlob
 	if fi, err = fstat(f); err != nil {
 		return st, fmt.Errorf("inspect %s: %w", p.Rel, err)
 	}
@@ -130,6 +156,19 @@ func ReadWorkFile(p Path, maxSize int64) (FileState, error) {
 	}
 	st.Exists, st.Content, st.Mode = true, content, modeOf(fi.mode)
 	st.perm, st.uid, st.gid = fi.mode.Perm(), fi.uid, fi.gid
+	if hash {
+		var known bool
+		if st.Blob, known = recordedBlob(fi); known {
+			st.blobRecorded = true
+		} else {
+			diskHashes.Add(1)
+			st.Blob = BlobHash(content)
+			// Bytes changed after the stat give a later mtime than
+			// since, so fi no longer describes the file: the record
+			// of what was read is never found for them.
+			recordBlob(int(f.Fd()), fi, st.Blob, since, true)
+		}
+	}
 	return st, nil
 }
 
@@ -223,8 +262,12 @@ func changedError(rel, how string) error {
 // bytes back failed). The caller must hold the edit lock (Repo.Lock):
 // temporary files of p's name found beside it are taken for a dead
 // writer's and removed.
-func ReplaceFile(p Path, content []byte, mode filemode.FileMode, expect FileState) (replaced bool, err error) {
-	return writeFile(p, FileState{Content: content, Mode: mode}, expect, false)
+//
+// blob is content's blob id (BlobHash) when the caller knows it, else zero;
+// with it, the next ReadWorkFileHashed of the file in this process need
+// not hash it (see blobcache.go).
+func ReplaceFile(p Path, content []byte, mode filemode.FileMode, blob plumbing.Hash, expect FileState) (replaced bool, err error) {
+	return writeFile(p, FileState{Content: content, Mode: mode, Blob: blob}, expect, false)
 }
 
 // writeFile is ReplaceFile for want's content and mode. A want read
@@ -296,6 +339,9 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 	if err != nil {
 		return fail(fmt.Errorf("inspect %s: %w", p.Rel, err))
 	}
+	// After the last change to our file's bytes, before anyone else can
+	// reach it: see recordWritten.
+	since := clockNow()
 	if err := f.Close(); err != nil {
 		removeTmp()
 		return false, fmt.Errorf("close %s: %w", p.Rel, err)
@@ -320,6 +366,7 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 			}
 			return false, fmt.Errorf("create %s: %w", p.Rel, err)
 		}
+		recordWritten(d, name, ours, want.Blob, since)
 		return true, nil
 	}
 	defer old.Close()
@@ -349,7 +396,25 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		return false, changedError(p.Rel, why)
 	}
 	removeTmp()
+	recordWritten(d, name, ours, want.Blob, since)
 	return true, nil
+}
+
+// recordWritten remembers blob for the file git-edit just swapped in at
+// name, ours before the swap (see blobcache.go): when name is still that
+// file, with the mtime git-edit's write gave it, and that mtime is older
+// than since, a clock reading taken after the write and before the swap.
+// Anyone else's change comes after the swap, so after since, and gives a
+// later mtime.
+func recordWritten(d *workDir, name string, ours fileInfo, blob plumbing.Hash, since unix.Timespec) {
+	if blob.IsZero() {
+		return
+	}
+	now, err := lstatAt(d, name)
+	if err != nil || !now.same(ours) || now.size != ours.size || now.mtime != ours.mtime {
+		return
+	}
+	recordBlob(d.fd(), now, blob, since, false)
 }
 
 // replaceAndPutBack is the end of writeFile on file systems that cannot swap

@@ -52,10 +52,24 @@ func (r *Repo) StoreBlob(content []byte) (plumbing.Hash, error) {
 	return r.writeObject(plumbing.BlobObject, content)
 }
 
+// StoreBlobKnown is StoreBlob for content whose blob id the caller already
+// computed (BlobHash of these very bytes; zero: not known), so that a large
+// file is hashed once per operation, not once per use.
+func (r *Repo) StoreBlobKnown(content []byte, known plumbing.Hash) (plumbing.Hash, error) {
+	if known.IsZero() {
+		return r.StoreBlob(content)
+	}
+	return r.writeHashed(known, plumbing.BlobObject, content)
+}
+
 // writeObject stores one object: into the operation's batch when one is
 // active (see BeginBatch; session.Session.Apply), else as a loose object.
 func (r *Repo) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
-	h := plumbing.ComputeHash(t, content)
+	return r.writeHashed(plumbing.ComputeHash(t, content), t, content)
+}
+
+// writeHashed is writeObject for content whose id h is known.
+func (r *Repo) writeHashed(h plumbing.Hash, t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
 	if r.objects.pending.add(h, t, content) {
 		return h, nil
 	}
