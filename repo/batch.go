@@ -123,7 +123,7 @@ func (b *ObjectBatch) Flush() error {
 	for range 3 {
 		// `git prune` deletes temporary files in objects/pack older than
 		// its expiry, which --prune=now makes every one: write again.
-		if base, err = writeKeptPack(dir, order, objs); !errors.Is(err, fs.ErrNotExist) {
+		if base, err = b.r.writeKeptPack(dir, order, objs); !errors.Is(err, fs.ErrNotExist) {
 			break
 		}
 	}
@@ -159,10 +159,61 @@ func (b *ObjectBatch) End() {
 	b.r.objects.read.Reload()
 }
 
-// keepTag is what git-edit writes in its keep files, so that its own can
-// be told from other programs' (git's receive-pack writes "receive-pack
-// <pid> on <host>").
-func keepTag() string { return fmt.Sprintf("git-edit %d\n", os.Getpid()) }
+// keepTag is what git-edit's keep files hold, so that its own can be told
+// from other programs' (git's receive-pack writes "receive-pack <pid> on
+// <host>"; a person pinning a pack usually writes an empty one). Keep files
+// of git-edit before the template (below) held "git-edit <pid>".
+const keepTag = "git-edit keep: removed once a session ref names this pack\n"
+
+// keepTemplate is the file every keep of git-edit is a hard link to. Its
+// bytes are written and fsynced once per repository; a keep is then one
+// link(2), metadata only, made durable by the pack directory's fsync with
+// the pack's own names. Written each time instead, a keep's bytes would
+// need their own fsync: after a power cut an empty keep would not read as
+// git-edit's, and its pack would be kept from gc forever.
+func (r *Repo) keepTemplate() (string, error) {
+	name := filepath.Join(r.StateDir(), "keep")
+	if b, err := os.ReadFile(name); err == nil && string(b) == keepTag {
+		return name, nil
+	}
+	// Missing, or not whole (a power cut before its fsync): write it anew.
+	if err := os.MkdirAll(r.StateDir(), 0o777); err != nil {
+		return "", fmt.Errorf("write keep file: %w", err)
+	}
+	f, err := os.CreateTemp(r.StateDir(), ".keep-*")
+	if err != nil {
+		return "", fmt.Errorf("write keep file: %w", err)
+	}
+	_, err = f.WriteString(keepTag)
+	err = errors.Join(err, f.Chmod(0o444), f.Sync(), f.Close())
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write keep file: %w", err)
+	}
+	return name, nil
+}
+
+// linkKeep makes name a keep file: a hard link to the keep template. Where
+// that cannot be (objects on another file system, no hard links), it
+// writes the file and fsyncs it.
+func (r *Repo) linkKeep(name string) error {
+	tmpl, err := r.keepTemplate()
+	if err == nil {
+		err = os.Link(tmpl, name)
+		if errors.Is(err, fs.ErrExist) {
+			// Left by an earlier writer of the very same pack: ours now.
+			os.Remove(name)
+			err = os.Link(tmpl, name)
+		}
+		if err == nil {
+			return nil
+		}
+	}
+	return writeKeep(name)
+}
 
 // removeStaleKeeps deletes keep files git-edit left behind. It runs under
 // the edit lock, and an operation removes its keep file before it lets go
@@ -176,7 +227,7 @@ func removeStaleKeeps(dir string) {
 		return
 	}
 	for _, name := range names {
-		if b, err := os.ReadFile(name); err == nil && strings.HasPrefix(string(b), "git-edit ") {
+		if b, err := os.ReadFile(name); err == nil && strings.HasPrefix(string(b), "git-edit ") { // keepTag, or "git-edit <pid>" of older versions
 			os.Remove(name)
 		}
 	}
@@ -186,7 +237,7 @@ func removeStaleKeeps(dir string) {
 // and its version 2 index (go-git's idxfile), then the keep file, then
 // renames pack and index into place and fsyncs the directory. It returns
 // the path of the pack without its extension.
-func writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbing.Hash]pendingObject) (string, error) {
+func (r *Repo) writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbing.Hash]pendingObject) (string, error) {
 	packTmp, err := createTemp(dir, "tmp_pack_")
 	if err != nil {
 		return "", err
@@ -247,7 +298,14 @@ func writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbing.Hash]pen
 		return "", err
 	}
 	defer os.Remove(idxTmp.Name())
-	if _, err := idxfile.NewEncoder(idxTmp).Encode(index); err != nil {
+	// go-git's encoder writes the index a few bytes at a time (one write
+	// per fan-out entry: 256 and more); buffered, it takes one or two.
+	iw := bufio.NewWriterSize(idxTmp, 64<<10)
+	if _, err := idxfile.NewEncoder(iw).Encode(index); err != nil {
+		idxTmp.Close()
+		return "", fmt.Errorf("write pack index: %w", err)
+	}
+	if err := iw.Flush(); err != nil {
 		idxTmp.Close()
 		return "", fmt.Errorf("write pack index: %w", err)
 	}
@@ -256,7 +314,7 @@ func writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbing.Hash]pen
 	}
 	base := filepath.Join(dir, "pack-"+checksum.String())
 	// The keep first: a gc must never see the pack without it.
-	if err := writeKeep(base + ".keep"); err != nil {
+	if err := r.linkKeep(base + ".keep"); err != nil {
 		return "", err
 	}
 	if err := os.Chmod(packTmp.Name(), 0o444); err != nil {
@@ -278,14 +336,13 @@ func writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbing.Hash]pen
 	return base, nil
 }
 
-// writeKeep writes a keep file, fsynced: an empty one left by a power cut
-// would not read as git-edit's and would keep its pack forever.
+// writeKeep writes a keep file, fsynced (see keepTemplate).
 func writeKeep(name string) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
 	if err != nil {
 		return fmt.Errorf("write keep file: %w", err)
 	}
-	_, err = f.WriteString(keepTag())
+	_, err = f.WriteString(keepTag)
 	if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
 		os.Remove(name)
 		return fmt.Errorf("write keep file: %w", err)

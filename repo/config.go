@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/config"
+	"golang.org/x/sys/unix"
 )
 
 // ErrBadConfig is returned for a git config value git-edit cannot use.
@@ -91,7 +93,20 @@ type configEntry struct {
 // file at path in file order, or none when it does not exist or cannot be
 // read for permission (git skips those too). include directives are not
 // followed.
+//
+// A process (a warm MCP server) parses each file once: the entries are
+// kept with the file's stat and reused while a stat of the path says the
+// same file, unchanged (git's racy rule, as for worktree files: see
+// blobcache.go), so a person's `git config` between two calls is seen by
+// the next one. The caller must not change the entries returned.
 func readConfigFile(path string) ([]configEntry, error) {
+	since := clockNow()
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err == nil {
+		if entries, ok := configRecords.get(path, st); ok {
+			return entries, nil
+		}
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
 		return nil, nil
@@ -100,6 +115,56 @@ func readConfigFile(path string) ([]configEntry, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
+	entries, err := parseConfig(f, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Fstat(int(f.Fd()), &st); err == nil {
+		configRecords.put(path, st, since, entries)
+	}
+	return entries, nil
+}
+
+// configRecords keeps parsed config files by path (see readConfigFile).
+var configRecords = &parsedFiles{}
+
+type parsedFiles struct {
+	mu    sync.Mutex
+	files map[string]parsedFile
+}
+
+type parsedFile struct {
+	stamp   stamp
+	entries []configEntry
+}
+
+func statStamp(st unix.Stat_t) stamp {
+	return stamp{dev: uint64(st.Dev), ino: st.Ino, size: st.Size, mtime: st.Mtim, ctime: st.Ctim}
+}
+
+func (p *parsedFiles) get(path string, st unix.Stat_t) ([]configEntry, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f, ok := p.files[path]
+	return f.entries, ok && f.stamp == statStamp(st)
+}
+
+// put keeps entries, parsed from the file open at path whose stat (taken
+// after the clock reading since) is st, unless the file changed in since's
+// tick: a change later in that tick could keep its stat.
+func (p *parsedFiles) put(path string, st unix.Stat_t, since unix.Timespec, entries []configEntry) {
+	if !olderThan(st.Mtim, since) || !olderThan(st.Ctim, since) {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.files == nil || len(p.files) >= 64 {
+		p.files = map[string]parsedFile{}
+	}
+	p.files[path] = parsedFile{statStamp(st), entries}
+}
+
+func parseConfig(f *os.File, path string) ([]configEntry, error) {
 	cfg := config.New()
 	if err := config.NewDecoder(f).Decode(cfg); err != nil {
 		return nil, fmt.Errorf("%w: cannot parse %s: %v; fix the file (git config --file %s --list shows what git makes of it)", ErrBadConfig, path, err, path)

@@ -57,6 +57,20 @@ type FileState struct {
 	// them again.
 	perm     fs.FileMode
 	uid, gid uint32
+	// blobRecorded: Blob came from this process's record of the file
+	// (ReadWorkFileHashed), not from hashing Content.
+	blobRecorded bool
+}
+
+// HashedBlob is Blob when it was computed from Content itself, else zero.
+// Only such an id may name Content as a stored object: a blob id taken
+// from the record of a file's stat decides whether the file changed, but
+// is never trusted to name its bytes in the object store.
+func (f FileState) HashedBlob() plumbing.Hash {
+	if f.blobRecorded {
+		return plumbing.ZeroHash
+	}
+	return f.Blob
 }
 
 // Entry is the tree entry this state would be recorded as (the zero Entry
@@ -87,6 +101,17 @@ func splitRel(rel string) (dir, name string) {
 // paths whose directories were replaced by a symlink or a file
 // (ErrPathChanged).
 func ReadWorkFile(p Path, maxSize int64) (FileState, error) {
+	return readWorkFile(p, maxSize, false)
+}
+
+// ReadWorkFileHashed is ReadWorkFile with Blob set for an existing file:
+// the blob id this process recorded for the file when stat says it is
+// unchanged since (see blobcache.go), else the hash of the bytes read.
+func ReadWorkFileHashed(p Path, maxSize int64) (FileState, error) {
+	return readWorkFile(p, maxSize, true)
+}
+
+func readWorkFile(p Path, maxSize int64, hash bool) (FileState, error) {
 	st := FileState{Path: p.Rel}
 	top, err := p.top()
 	if err != nil {
@@ -118,6 +143,7 @@ func ReadWorkFile(p Path, maxSize int64) (FileState, error) {
 		return st, fmt.Errorf("open %s: %w", p.Rel, err)
 	}
 	defer f.Close()
+	since := clockNow() // before the stat: see recordBlob
 	if fi, err = fstat(f); err != nil {
 		return st, fmt.Errorf("inspect %s: %w", p.Rel, err)
 	}
@@ -130,6 +156,19 @@ func ReadWorkFile(p Path, maxSize int64) (FileState, error) {
 	}
 	st.Exists, st.Content, st.Mode = true, content, modeOf(fi.mode)
 	st.perm, st.uid, st.gid = fi.mode.Perm(), fi.uid, fi.gid
+	if hash {
+		var known bool
+		if st.Blob, known = recordedBlob(fi); known {
+			st.blobRecorded = true
+		} else {
+			diskHashes.Add(1)
+			st.Blob = BlobHash(content)
+			// Bytes changed after the stat give a later mtime than
+			// since, so fi no longer describes the file: the record
+			// of what was read is never found for them.
+			recordBlob(int(f.Fd()), fi, st.Blob, since, true)
+		}
+	}
 	return st, nil
 }
 
@@ -197,9 +236,15 @@ func changedError(rel, how string) error {
 }
 
 // ReplaceFile replaces the file at p with content so that a reader (or
-// a crash) sees either the old bytes or the new, never a mix: a temporary
-// file in the same directory, fsync, an atomic swap with the file, fsync of
-// the directory, all relative to a directory handle (no symlink followed).
+// a crash, or a power cut) sees either the old bytes or the new, never a
+// mix: a temporary file in the same directory, fsync, an atomic swap with
+// the file, all relative to a directory handle (no symlink followed).
+//
+// The directory is not fsynced: a swap that a power cut undoes leaves the
+// old bytes, as a crash just before it would, and the ref's lock file,
+// fsynced after every file is written, commits the swap on file systems
+// that journal metadata in order (ext4, XFS). See the README's "Power loss
+// and crashes".
 // An existing file keeps its permission bits (the executable bits follow
 // mode), its owner and its group; a new file gets 0666 or 0777 less the
 // umask, and its missing parent directories are created.
@@ -213,12 +258,16 @@ func changedError(rel, how string) error {
 // open and writes to it after that last check: its writes go to the
 // replaced copy. A file without write permission for its owner is refused
 // (ErrReadOnly), even as root. replaced reports whether the file at p is
-// ours on return (true with an error only when a later step such as the
-// directory fsync failed). The caller must hold the edit lock (Repo.Lock):
+// ours on return (true with an error only when putting another program's
+// bytes back failed). The caller must hold the edit lock (Repo.Lock):
 // temporary files of p's name found beside it are taken for a dead
 // writer's and removed.
-func ReplaceFile(p Path, content []byte, mode filemode.FileMode, expect FileState) (replaced bool, err error) {
-	return writeFile(p, FileState{Content: content, Mode: mode}, expect, false)
+//
+// blob is content's blob id (BlobHash) when the caller knows it, else zero;
+// with it, the next ReadWorkFileHashed of the file in this process need
+// not hash it (see blobcache.go).
+func ReplaceFile(p Path, content []byte, mode filemode.FileMode, blob plumbing.Hash, expect FileState) (replaced bool, err error) {
+	return writeFile(p, FileState{Content: content, Mode: mode, Blob: blob}, expect, false)
 }
 
 // writeFile is ReplaceFile for want's content and mode. A want read
@@ -290,6 +339,9 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 	if err != nil {
 		return fail(fmt.Errorf("inspect %s: %w", p.Rel, err))
 	}
+	// After the last change to our file's bytes, before anyone else can
+	// reach it: see recordWritten.
+	since := clockNow()
 	if err := f.Close(); err != nil {
 		removeTmp()
 		return false, fmt.Errorf("close %s: %w", p.Rel, err)
@@ -314,7 +366,8 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 			}
 			return false, fmt.Errorf("create %s: %w", p.Rel, err)
 		}
-		return true, syncDirOf(d, p.Rel)
+		recordWritten(d, name, ours, want.Blob, since)
+		return true, nil
 	}
 	defer old.Close()
 	checked, err := fstat(old)
@@ -343,7 +396,25 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		return false, changedError(p.Rel, why)
 	}
 	removeTmp()
-	return true, syncDirOf(d, p.Rel)
+	recordWritten(d, name, ours, want.Blob, since)
+	return true, nil
+}
+
+// recordWritten remembers blob for the file git-edit just swapped in at
+// name, ours before the swap (see blobcache.go): when name is still that
+// file, with the mtime git-edit's write gave it, and that mtime is older
+// than since, a clock reading taken after the write and before the swap.
+// Anyone else's change comes after the swap, so after since, and gives a
+// later mtime.
+func recordWritten(d *workDir, name string, ours fileInfo, blob plumbing.Hash, since unix.Timespec) {
+	if blob.IsZero() {
+		return
+	}
+	now, err := lstatAt(d, name)
+	if err != nil || !now.same(ours) || now.size != ours.size || now.mtime != ours.mtime {
+		return
+	}
+	recordBlob(d.fd(), now, blob, since, false)
 }
 
 // replaceAndPutBack is the end of writeFile on file systems that cannot swap
@@ -355,8 +426,8 @@ func replaceAndPutBack(d *workDir, p Path, tmp, name string, old *os.File, want,
 		unix.Unlinkat(d.fd(), tmp, 0)
 		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
 	}
-	if err := syncDirOf(d, p.Rel); err != nil || restoring {
-		return true, err
+	if restoring {
+		return true, nil
 	}
 	if same, err := holds(old, expect.Content); err != nil || same {
 		return true, err
@@ -497,7 +568,7 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	if err := unix.Unlinkat(d.fd(), aside, 0); err != nil {
 		return true, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
-	return true, syncDirOf(d, p.Rel)
+	return true, nil
 }
 
 // provenUnchanged checks the file moved to name in d (by a swap, or aside
@@ -512,15 +583,6 @@ func provenUnchanged(d *workDir, name string, old *os.File, checked fileInfo, ex
 		return "it was written"
 	}
 	return ""
-}
-
-// syncDirOf fsyncs d, the directory of rel, so a rename in it survives a
-// power loss.
-func syncDirOf(d *workDir, rel string) error {
-	if err := d.f.Sync(); err != nil {
-		return fmt.Errorf("sync the directory of %s: %w", rel, err)
-	}
-	return nil
 }
 
 // tempName is a new temporary name beside name: "." name ".git-edit-" and

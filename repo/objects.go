@@ -52,10 +52,24 @@ func (r *Repo) StoreBlob(content []byte) (plumbing.Hash, error) {
 	return r.writeObject(plumbing.BlobObject, content)
 }
 
+// StoreBlobKnown is StoreBlob for content whose blob id the caller already
+// computed (BlobHash of these very bytes; zero: not known), so that a large
+// file is hashed once per operation, not once per use.
+func (r *Repo) StoreBlobKnown(content []byte, known plumbing.Hash) (plumbing.Hash, error) {
+	if known.IsZero() {
+		return r.StoreBlob(content)
+	}
+	return r.writeHashed(known, plumbing.BlobObject, content)
+}
+
 // writeObject stores one object: into the operation's batch when one is
 // active (see BeginBatch; session.Session.Apply), else as a loose object.
 func (r *Repo) writeObject(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
-	h := plumbing.ComputeHash(t, content)
+	return r.writeHashed(plumbing.ComputeHash(t, content), t, content)
+}
+
+// writeHashed is writeObject for content whose id h is known.
+func (r *Repo) writeHashed(h plumbing.Hash, t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
 	if r.objects.pending.add(h, t, content) {
 		return h, nil
 	}
@@ -183,15 +197,49 @@ func (r *Repo) ReadCommit(h plumbing.Hash) (*object.Commit, error) {
 	return c, nil
 }
 
+// readTree returns a tree's entries; the caller must not change them. A
+// warm server edits along the same paths call after call, so decoded trees
+// are kept by id (an id names the same entries forever; a tree is only
+// read because a commit just read from the store names it, directly or
+// through its parent trees, so a kept tree is one the store has).
 func (r *Repo) readTree(h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
+	}
+	if entries, ok := r.trees.get(h); ok {
+		return entries, nil
 	}
 	t, err := object.GetTree(r.objects, h)
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", h, err)
 	}
+	r.trees.put(h, t.Entries)
 	return t.Entries, nil
+}
+
+// treeCache is a bounded map of decoded trees; past maxTrees it starts
+// over (a reread is the only cost).
+type treeCache struct {
+	mu sync.Mutex
+	m  map[plumbing.Hash][]object.TreeEntry
+}
+
+const maxTrees = 1024
+
+func (c *treeCache) get(h plumbing.Hash) ([]object.TreeEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[h]
+	return e, ok
+}
+
+func (c *treeCache) put(h plumbing.Hash, entries []object.TreeEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxTrees {
+		c.m = map[plumbing.Hash][]object.TreeEntry{}
+	}
+	c.m[h] = entries
 }
 
 // TreeOf returns the root tree of a commit; the zero commit has the empty

@@ -52,6 +52,8 @@ type Repo struct {
 	checkoutErr  error
 
 	objects objectStore
+	// trees keeps decoded trees by id (see readTree).
+	trees treeCache
 	// smudger is the long-running process of Conversions.Smudge.
 	smudger *smudger
 	// attrReads counts the attribute files Conversions read (see

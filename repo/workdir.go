@@ -127,6 +127,8 @@ type fileInfo struct {
 	size     int64
 	uid, gid uint32
 	dev, ino uint64
+	// mtime and ctime as the file system keeps them (see blobcache.go).
+	mtime, ctime unix.Timespec
 }
 
 // same reports whether two infos describe the same file (not a copy).
@@ -148,7 +150,7 @@ func infoOf(st *unix.Stat_t) fileInfo {
 	case unix.S_IFBLK:
 		mode |= fs.ModeDevice
 	}
-	return fileInfo{mode: mode, size: st.Size, uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino}
+	return fileInfo{mode: mode, size: st.Size, uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino, mtime: st.Mtim, ctime: st.Ctim}
 }
 
 // fstat returns an open file's info.

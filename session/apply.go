@@ -199,7 +199,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 				sync[p] = repo.Entry{}
 				continue
 			}
-			blob, isRaw, err := s.storeContent(tx, p, f.Content)
+			blob, isRaw, err := s.storeContent(tx, p, f.Content, f.HashedBlob())
 			if err != nil {
 				return Outcome{}, err
 			}
@@ -227,7 +227,8 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 		out.Before[c.Path] = tx.Files[c.Path]
 		after := repo.FileState{Path: c.Path, Exists: !c.Delete, Content: c.Content, Mode: c.Mode}
 		if after.Exists {
-			blob, isRaw, err := s.storeContent(tx, c.Path, c.Content)
+			after.Blob = repo.BlobHash(c.Content) // the one hash of the new bytes
+			blob, isRaw, err := s.storeContent(tx, c.Path, c.Content, after.Blob)
 			if err != nil {
 				return Outcome{}, err
 			}
@@ -235,10 +236,9 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 				raw = append(raw, c.Path)
 			}
 			entries[c.Path] = repo.Entry{Hash: blob, Mode: c.Mode}
-			// Blob stays the id of the bytes on disk (read records
-			// compare with it), which differs from the recorded blob
-			// where a conversion applies.
-			after.Blob = repo.BlobHash(c.Content)
+			// after.Blob stays the id of the bytes on disk (read
+			// records compare with it), which differs from the recorded
+			// blob where a conversion applies.
 		} else {
 			after.Content, after.Mode = nil, 0
 			entries[c.Path] = repo.Entry{}
@@ -279,7 +279,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	repo.CrashPoint("objects-written")
 	repo.Pause("objects-written", "")
-	if err := s.writeFiles(paths, changes, tx.Files); err != nil {
+	if err := s.writeFiles(paths, changes, tx.Files, out.After); err != nil {
 		return Outcome{}, err
 	}
 	repo.CrashPoint("files-written")
@@ -338,7 +338,9 @@ func (s *Session) begin(ctx context.Context, paths []repo.Path) (*Tx, map[string
 		if _, dup := tx.Files[p.Rel]; dup {
 			continue
 		}
-		f, err := repo.ReadWorkFile(p, s.MaxFileSize)
+		// Blob: hashed here, once, or known from this process's record of
+		// the file (see repo.ReadWorkFileHashed); passed along from here.
+		f, err := repo.ReadWorkFileHashed(p, s.MaxFileSize)
 		if err != nil {
 			return nil, nil, &PathError{Path: p.Rel, Err: err}
 		}
@@ -348,7 +350,6 @@ func (s *Session) begin(ctx context.Context, paths []repo.Path) (*Tx, map[string
 			if err := f.CheckWritable(); err != nil {
 				return nil, nil, &PathError{Path: p.Rel, Err: err}
 			}
-			f.Blob = repo.BlobHash(f.Content)
 		}
 		e, err := s.Repo.EntryAt(tree, p.Rel)
 		if err != nil {
@@ -518,10 +519,11 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, me
 }
 
 // writeFiles puts every change on disk; before holds what was read, which
-// each file must still hold when it is replaced (see repo.ReplaceFile). If a
+// each file must still hold when it is replaced (see repo.ReplaceFile), and
+// after the new states, whose Blob is the new bytes' id. If a
 // write fails, the files already written, and the failing one if it was
 // replaced before its failure, get their old bytes back.
-func (s *Session) writeFiles(paths []repo.Path, changes []Change, before map[string]repo.FileState) error {
+func (s *Session) writeFiles(paths []repo.Path, changes []Change, before, after map[string]repo.FileState) error {
 	byRel := pathsByRel(paths)
 	co, err := s.Repo.Checkout()
 	if err != nil {
@@ -537,7 +539,7 @@ func (s *Session) writeFiles(paths []repo.Path, changes []Change, before map[str
 		} else {
 			// The disk gets what git checkout writes for the recorded mode.
 			mode := co.DiskMode(c.Mode, before[c.Path])
-			replaced, err = repo.ReplaceFile(byRel[c.Path], c.Content, mode, before[c.Path])
+			replaced, err = repo.ReplaceFile(byRel[c.Path], c.Content, mode, after[c.Path].Blob, before[c.Path])
 			written[c.Path] = repo.FileState{Exists: true, Content: c.Content, Mode: mode}
 		}
 		if err != nil {

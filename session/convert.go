@@ -118,10 +118,11 @@ func (s *Session) keptUnconverted(tx *Tx, path string, f repo.FileState, e repo.
 // records. Without a conversion that is the bytes themselves. With one, it
 // is the blob `git add` stores, unless checking that blob out does not give
 // the bytes back: then the bytes themselves, and raw is true (the commit
-// names the path in Edit-Raw).
-func (s *Session) storeContent(tx *Tx, path string, content []byte) (blob plumbing.Hash, raw bool, err error) {
+// names the path in Edit-Raw). known is content's blob id when the caller
+// has it (zero: not known), so that the bytes are not hashed again.
+func (s *Session) storeContent(tx *Tx, path string, content []byte, known plumbing.Hash) (blob plumbing.Hash, raw bool, err error) {
 	if !tx.converted[path] {
-		blob, err = s.Repo.StoreBlob(content)
+		blob, err = s.Repo.StoreBlobKnown(content, known)
 		return blob, false, err
 	}
 	indexCR, err := s.headHasCR(tx, path)
@@ -137,7 +138,7 @@ func (s *Session) storeContent(tx *Tx, path string, content []byte) (blob plumbi
 		return plumbing.ZeroHash, false, err
 	}
 	if !bytes.Equal(back, content) {
-		blob, err = s.Repo.StoreBlob(content)
+		blob, err = s.Repo.StoreBlobKnown(content, known)
 		return blob, true, err
 	}
 	// Also in the operation's kept pack: git wrote the blob loose, where
