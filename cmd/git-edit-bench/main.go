@@ -382,6 +382,16 @@ func run(o options, stdout, logw io.Writer) (err error) {
 		for _, p := range mp {
 			rows = append(rows, pairRow(p, 0.5))
 		}
+		// What no committing edit can go below on this disk: the five
+		// fsyncs an edit makes, with nothing else.
+		floor, err := fsyncFloor(out, n)
+		if err != nil {
+			return err
+		}
+		ref := durations(mp[0].b.samples)
+		rows = append(rows, row{work: "physical floor: a 50 KB file and four 300 B files written and fsynced, in process",
+			med: ms(quantile(floor, 0.5)), p90: ms(quantile(floor, 0.9)), baseline: mp[0].b.name, bmed: ms(quantile(ref, 0.5)),
+			ratio: fmt.Sprintf("%.3g", float64(quantile(floor, 0.5))/float64(quantile(ref, 0.5)))})
 		notes = append(notes, "reference server: "+refServerPkg[:strings.LastIndex(refServerPkg, "@")]+" "+refVersion(entry))
 	}
 

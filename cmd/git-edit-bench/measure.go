@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,4 +182,28 @@ func parseStraceCount(s string) (int, error) {
 		}
 	}
 	return 0, nil
+}
+
+// fsyncFloor times, n times, what an edit's durability costs by itself: a
+// 50 KB file and four 300-byte files (standing for the pack, its index,
+// the ref lock and the pack directory's entry) written in dir, each
+// fsynced: five fsyncs, as a committing edit makes.
+func fsyncFloor(dir string, n int) ([]time.Duration, error) {
+	big, small := make([]byte, 50<<10), make([]byte, 300)
+	var out []time.Duration
+	for i := range n {
+		start := time.Now()
+		for j, b := range [][]byte{big, small, small, small, small} {
+			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("floor-%d-%d", i, j)))
+			if err != nil {
+				return nil, err
+			}
+			_, err = f.Write(b)
+			if err = errors.Join(err, f.Sync(), f.Close()); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, time.Since(start))
+	}
+	return out, nil
 }
