@@ -1,0 +1,38 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/git-edit/git-edit/repo/gittest"
+)
+
+// Refusals that teach (issue 15, item 11): after the seed's text, a failed
+// exact search shows the closest lines and the first difference, as
+// code_edit does; edit_lines lists its operations and names the two that
+// overlap; and the worktree's top directory is seed 001's "path is a
+// directory". Each refusal leaves the file and the refs as they were
+// (play checks that).
+func TestRefusalsTeach(t *testing.T) {
+	const src = "func f() {\n\treturn 1\n}\n"
+	dir := gittest.NewWithCommit(t, map[string]string{"a.go": src})
+	files := map[string]string{"a.go": src}
+	step := func(tool, args, out string) cliStep {
+		return cliStep{stdin: args, args: []string{"call", "--session", "s", tool}, code: 1, out: out + "\n", files: files}
+	}
+	play(t, dir, []cliStep{
+		step("text_editor", `{"command":"str_replace","path":"a.go","old_str":"    return 1","new_str":"    return 2"}`,
+			`{"status":"error","message":"old_str not found in a.go; view the file and copy the exact text to replace, including whitespace, indentation and line breaks\nDid you mean line 2? The file has:\n     2\t\treturn 1\nThe first difference is at line 2, in whitespace only: the file has \"\\treturn 1\" where old_str line 1 has \"    return 1\". The file's indentation of that line is 1 tab, old_str's is 4 spaces."}`),
+		// Edit needs a Read first (read-before-edit is on).
+		{stdin: `{"file_path":"a.go"}`, args: []string{"call", "--session", "s", "Read"}, out: "-", files: files},
+		step("Edit", `{"file_path":"a.go","old_string":"func f() {\n    return 1\n}","new_string":"func f() {\n    return 2\n}"}`,
+			`{"error":"String not found in file","details":"The specified old_string does not exist in the file. Read the file again and copy the exact text, including whitespace and indentation\nDid you mean lines 1-3? The file has:\n     1\tfunc f() {\n     2\t\treturn 1\n     3\t}\nThe first difference is at line 2, in whitespace only: the file has \"\\treturn 1\" where old_string line 2 has \"    return 1\". The file's indentation of that line is 1 tab, old_string's is 4 spaces."}`),
+		step("MultiEdit", `{"file_path":"a.go","edits":[{"old_string":"func f()","new_string":"func g()"},{"old_string":"return  1","new_string":"return 2"}]}`,
+			`{"error":"Edit 2 of 2 failed: String not found in file","details":"The specified old_string does not exist in the file. Read the file again and copy the exact text, including whitespace and indentation. Edit 2 is matched against the file as edit 1 leaves it. None of the 2 edits was applied; send them all again with edit 2 fixed\nDid you mean line 2? The file has:\n     2\t\treturn 1\nThe first difference is at line 2: the file has \"\\treturn 1\" where old_string line 1 has \"return  1\"."}`),
+		step("edit_lines", `{"path":"a.go","operations":[{"op":"remove","startLine":1,"endLine":1}]}`,
+			`{"error":"unknown operation: remove; \"op\" is one of \"replace\" (startLine, endLine, content), \"insert\" (afterLine, content) and \"delete\" (startLine, endLine)"}`),
+		step("edit_lines", `{"path":"a.go","operations":[{"op":"delete","startLine":2,"endLine":3},{"op":"insert","afterLine":2,"content":["x"]}]}`,
+			`{"error":"operations overlap at line 2; operation 1 (delete lines 2-3) and operation 2 (insert after line 2) both touch line 2. All line numbers refer to the file before the call: merge the two into one operation, or change their lines so that no line is touched twice"}`),
+		step("edit_lines", `{"path":".","operations":[{"op":"delete","startLine":1,"endLine":1}]}`,
+			`{"error":"path is a directory: ."}`),
+	})
+}
