@@ -128,6 +128,7 @@ func errRange(s, e int) error {
 func errOutOfRange(n, total int) error {
 	return seedErr(ErrLineOutOfRange, "line %d out of range (file has %d lines)", n, total)
 }
+
 // errOverlap names the two operations (0-based indexes i < j of the batch)
 // that conflict at line n.
 func errOverlap(n int, operations []Operation, i, j int) error {
