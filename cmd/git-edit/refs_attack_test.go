@@ -198,7 +198,7 @@ func TestAttackBrokenSessionIsReportedAndPrunable(t *testing.T) {
 	r := runCLI(t, "", "sessions", "--root", dir)
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	if r.code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "a  BROKEN: "+tipMissing) || !strings.Contains(lines[0], fix) ||
-		!strings.HasPrefix(lines[1], "b  1 commits (1 edits)  1 paths") || !strings.Contains(lines[2], "c  BROKEN: session c: commit") {
+		!strings.HasPrefix(lines[1], "b  1 commit (1 edit)  1 path") || !strings.Contains(lines[2], "c  BROKEN: session c: commit") {
 		t.Fatalf("sessions: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runCLI(t, "", "sessions", "--root", dir, "--json")
@@ -211,7 +211,7 @@ func TestAttackBrokenSessionIsReportedAndPrunable(t *testing.T) {
 	// prune by age prunes the healthy session and keeps the broken ones,
 	// saying how to remove them.
 	r = runCLI(t, "", "prune", "--root", dir, "--older-than", "0s")
-	if r.code != 0 || !strings.Contains(r.stdout, "pruned refs/edits/b (1 commits") ||
+	if r.code != 0 || !strings.Contains(r.stdout, "pruned refs/edits/b (1 commit") ||
 		!strings.Contains(r.stdout, "kept refs/edits/a: "+tipMissing) || !strings.Contains(r.stdout, "kept refs/edits/c: session c:") {
 		t.Fatalf("prune --older-than: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
