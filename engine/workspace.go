@@ -41,7 +41,7 @@ func (w workspace) Check(arg string) error {
 func (w workspace) Read(arg string) (dialect.File, error) {
 	e, p, err := w.e.locate(arg)
 	if err != nil {
-		return dialect.File{}, err
+		return dialect.File{}, explain(w.tool, arg, err)
 	}
 	f, err := repo.ReadWorkFile(p, e.Session.MaxFileSize)
 	if err != nil {
@@ -186,7 +186,7 @@ func (w workspace) locateAll(args []string) (*Engine, []repo.Path, error) {
 	for i, arg := range args {
 		e, p, err := w.e.locate(arg)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, explain(w.tool, arg, err)
 		}
 		if owner != nil && owner != e {
 			return nil, nil, fmt.Errorf("%w: %s and %s are in different repositories (a submodule and its parent); send the changes of each repository as a separate call", dialect.ErrManyRepositories, args[0], arg)
@@ -335,13 +335,14 @@ func explain(tool, arg string, err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, repo.ErrIsDirectory):
+		// Before refused paths: the worktree's top directory is both.
+		return worded(err, dialect.ErrIsDirectory, "path is a directory: %s; %s works on files: give the path of a file", arg, tool)
 	case errors.Is(err, ErrReplaced), errors.Is(err, repo.ErrPathRefused):
 		return err
 	case errors.As(err, &outside):
 		diff := Unified(outside.Disk.Path, outside.Recorded, outside.Disk)
 		return worded(err, nil, "%s was changed outside git-edit since its last recorded edit, and undo would overwrite that change; nothing was undone. View the file and edit it directly instead. The change on disk:\n%s", arg, strings.TrimRight(diff, "\n"))
-	case errors.Is(err, repo.ErrIsDirectory):
-		return worded(err, dialect.ErrIsDirectory, "path is a directory: %s; %s works on files: give the path of a file", arg, tool)
 	case errors.Is(err, repo.ErrNotRegular):
 		return worded(err, nil, "%v; only regular files can be viewed or edited", err)
 	case errors.Is(err, repo.ErrReadOnly):

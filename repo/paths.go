@@ -133,7 +133,7 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 	}
 	rel, err := filepath.Rel(r.Top, real)
 	if err != nil || rel == "." {
-		return Path{}, fmt.Errorf("%w: %s is the worktree's top directory, not a file", ErrPathRefused, arg)
+		return Path{}, &topDirError{arg}
 	}
 	parts := strings.Split(rel, string(filepath.Separator))
 	for i, part := range parts {
@@ -175,3 +175,14 @@ func realPath(abs string) (string, error) {
 	}
 	return filepath.Join(real, rest), nil
 }
+
+// topDirError refuses the worktree's top directory as a file path. It is
+// both a refused path and a directory, so that callers worded after either
+// (edit_lines answers seed 001's "path is a directory: {path}") find it.
+type topDirError struct{ arg string }
+
+func (e *topDirError) Error() string {
+	return fmt.Sprintf("%v: %s is the worktree's top directory, not a file", ErrPathRefused, e.arg)
+}
+
+func (e *topDirError) Unwrap() []error { return []error{ErrPathRefused, ErrIsDirectory} }

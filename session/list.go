@@ -2,6 +2,12 @@ package session
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/git-edit/git-edit/repo"
@@ -35,6 +41,59 @@ type Summary struct {
 	// the session's history is missing from the repository; it says what
 	// is wrong and how to remove the session.
 	Broken *BrokenError
+	// ReadOnly is set for a session that has state under
+	// <common dir>/git-edit/sessions/<name> (read-before-edit records, a
+	// history index) but no ref: it only read files, or its ref was
+	// deleted by hand. Ref is then "", Reads counts its read records and
+	// Last is the time of the newest of them (of its directory when there
+	// are none); the other fields are empty.
+	ReadOnly bool
+	Reads    int
+}
+
+// readOnly summarizes the sessions of r that have state but no ref (see
+// Summary.ReadOnly); withRef names the sessions that have one. A directory
+// whose name is not a valid session name is not git-edit's and is left
+// out.
+func readOnly(r *repo.Repo, withRef map[string]bool) ([]Summary, error) {
+	dir := filepath.Join(r.StateDir(), "sessions")
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list the sessions' state in %s: %w", dir, err)
+	}
+	var out []Summary
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || withRef[name] || ValidateName(name) != nil {
+			continue
+		}
+		sum := Summary{Name: name, Paths: []string{}, ReadOnly: true}
+		if info, err := e.Info(); err == nil {
+			sum.Last = info.ModTime()
+		}
+		seen, err := os.ReadDir(filepath.Join(dir, name, "seen"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("list the read records of session %s: %w", name, err)
+		}
+		newest := time.Time{}
+		for _, f := range seen {
+			if strings.HasPrefix(f.Name(), ".tmp-") {
+				continue // a record being written
+			}
+			sum.Reads++
+			if info, err := f.Info(); err == nil && info.ModTime().After(newest) {
+				newest = info.ModTime()
+			}
+		}
+		if !newest.IsZero() {
+			sum.Last = newest
+		}
+		out = append(out, sum)
+	}
+	return out, nil
 }
 
 // Summarize reads the session's summary from its history index (see
@@ -73,20 +132,29 @@ func (s *Session) Summarize() (Summary, error) {
 	return sum, nil
 }
 
-// List summarizes every session of r (see All and Summarize), sorted by
-// name; broken sessions are listed with Broken set.
+// List summarizes every session of r, sorted by name: those with a ref
+// (see All and Summarize; broken ones with Broken set) and those with
+// state but no ref (ReadOnly: sessions that only read files).
 func List(r *repo.Repo) ([]Summary, error) {
 	sessions, err := All(r)
 	if err != nil {
 		return nil, err
 	}
 	sums := make([]Summary, 0, len(sessions))
+	withRef := map[string]bool{}
 	for _, s := range sessions {
 		sum, err := s.Summarize()
 		if err != nil {
 			return nil, err
 		}
 		sums = append(sums, sum)
+		withRef[s.Name] = true
 	}
+	ro, err := readOnly(r, withRef)
+	if err != nil {
+		return nil, err
+	}
+	sums = append(sums, ro...)
+	slices.SortFunc(sums, func(a, b Summary) int { return strings.Compare(a.Name, b.Name) })
 	return sums, nil
 }

@@ -27,10 +27,13 @@ type PruneOptions struct {
 	OlderThan time.Duration
 	Now       time.Time
 	Sessions  []string
+	// DryRun selects and reports as Prune would, and deletes nothing.
+	DryRun bool
 }
 
 // Pruned is a session Prune deleted: its summary before, and the commit
-// its ref named (for a broken session, the missing one).
+// its ref named (for a broken session, the missing one; zero for a
+// read-only session, which has no ref).
 type Pruned struct {
 	Summary
 	Was plumbing.Hash
@@ -48,11 +51,15 @@ type PruneResult struct {
 // transaction (repo.DeleteRefs) under the edit lock: all of them or, if
 // any moved or is locked meanwhile, none (the error wraps
 // repo.ErrRefChanged or repo.ErrRefLocked and names it). Then it removes
-// each pruned session's own state (its read records). A broken session is
-// deleted only when named, as its age is unknown; otherwise it is kept and
-// reported in Kept. A name that is not a valid session name (ErrBadName)
-// or not a session of r (*UnknownSessionError) is refused before anything is
-// deleted; a name given twice is pruned once.
+// each pruned session's own state (its read records and history index).
+// Read-only sessions (state but no ref, see Summary.ReadOnly) are
+// selected the same way, by the time of their last read, and pruned by
+// removing that state. A broken session is deleted only when named, as its
+// age is unknown; otherwise it is kept and reported in Kept. A name that is
+// not a valid session name (ErrBadName) or not a session of r
+// (*UnknownSessionError) is refused before anything is deleted; a name
+// given twice is pruned once. With o.DryRun the result is the same and
+// nothing is deleted.
 func Prune(ctx context.Context, r *repo.Repo, o PruneOptions) (PruneResult, error) {
 	var res PruneResult
 	if !o.ByAge && len(o.Sessions) == 0 {
@@ -68,35 +75,36 @@ func Prune(ctx context.Context, r *repo.Repo, o PruneOptions) (PruneResult, erro
 		return res, err
 	}
 	defer unlock()
-	sessions, err := All(r)
+	sums, err := List(r)
 	if err != nil {
 		return res, err
 	}
 	named := len(o.Sessions) > 0
 	if named {
-		if sessions, err = pick(sessions, o.Sessions); err != nil {
+		if sums, err = pick(sums, o.Sessions); err != nil {
 			return res, err
 		}
 	}
 	var doomed []repo.Ref
-	for _, s := range sessions {
-		sum, err := s.Summarize()
-		if err != nil {
-			return res, err
-		}
-		was, err := r.ReadRef(s.Ref())
-		if err != nil {
-			return res, err
-		}
+	for _, sum := range sums {
 		switch {
 		case sum.Broken != nil && !named:
 			res.Kept = append(res.Kept, sum)
 			continue
-		case sum.Broken == nil && o.ByAge && (sum.Tip.IsZero() || o.Now.Sub(sum.Last) <= o.OlderThan):
+		case sum.Broken == nil && o.ByAge && (sum.Tip.IsZero() && !sum.ReadOnly || o.Now.Sub(sum.Last) <= o.OlderThan):
 			continue
 		}
-		res.Pruned = append(res.Pruned, Pruned{Summary: sum, Was: was})
-		doomed = append(doomed, repo.Ref{Name: s.Ref(), Hash: was})
+		p := Pruned{Summary: sum}
+		if !sum.ReadOnly {
+			if p.Was, err = r.ReadRef(sum.Ref); err != nil {
+				return PruneResult{}, err
+			}
+			doomed = append(doomed, repo.Ref{Name: sum.Ref, Hash: p.Was})
+		}
+		res.Pruned = append(res.Pruned, p)
+	}
+	if o.DryRun {
+		return res, nil
 	}
 	if err := r.DeleteRefs(doomed); err != nil {
 		return PruneResult{}, err
@@ -112,12 +120,12 @@ func Prune(ctx context.Context, r *repo.Repo, o PruneOptions) (PruneResult, erro
 
 // pick returns the sessions named, in the order named, once each; a name
 // that is not among sessions is refused.
-func pick(sessions []*Session, names []string) ([]*Session, error) {
-	byName := map[string]*Session{}
+func pick(sessions []Summary, names []string) ([]Summary, error) {
+	byName := map[string]Summary{}
 	for _, s := range sessions {
 		byName[s.Name] = s
 	}
-	var out []*Session
+	var out []Summary
 	picked := map[string]bool{}
 	for _, name := range names {
 		s, ok := byName[name]

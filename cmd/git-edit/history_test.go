@@ -320,7 +320,7 @@ func TestLogShowDiffSessionsPrune(t *testing.T) {
 			"--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n"},
 		{args: []string{"show", "nope"}, code: 1, out: "", err: `no such edit "nope"`},
 		{args: []string{"show"}, code: 2, out: "", err: "show takes one EDIT"},
-		{args: []string{"sessions"}, out: "other  1 commit (1 edit)  1 path  base <id>  last <age>\ns  4 commits (3 edits)  3 paths  base <id>  last <age>\n"},
+		{args: []string{"sessions"}, out: "other  1 commit (1 edit)  1 path  base <id>  last <age>\ns      4 commits (3 edits)  3 paths  base <id>  last <age>\n"},
 		{args: []string{"prune", "--older-than", "1h"}, out: "no session is older than 1h\n"},
 		{args: []string{"prune", "--older-than", "soon"}, code: 2, out: "", err: `--older-than "soon" is not a duration; use a number with a unit, such as 72h, 14d or 2w`},
 	})

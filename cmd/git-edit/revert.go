@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/history"
 	"github.com/git-edit/git-edit/session"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/urfave/cli/v2"
 )
 
@@ -48,7 +53,11 @@ func undoCommand(redo bool) *cli.Command {
 			if err != nil {
 				return refused(explainRevert(name, err))
 			}
-			return reportRevert(c.App.Writer, name, res)
+			if err := reportRevert(c.App.Writer, name, res); err != nil {
+				return err
+			}
+			reportBeyond(c.App.Writer, e, name, res)
+			return nil
 		},
 	}
 }
@@ -136,3 +145,90 @@ func explainRevert(what string, err error) error {
 	}
 	return err
 }
+
+// reportBeyond says, for each path an undo or redo put back, what it
+// removed besides the target's own change, whose that was, and how to get
+// it back: undo and redo restore a path whole, as it was just before the
+// target, so changes made after it go too (issue 15: an undo that silently
+// removed two other sessions' edits and a line written by hand). The
+// revert is done; a question it cannot answer is left out, not an error.
+func reportBeyond(w io.Writer, e *engine.Engine, what string, res engine.Reverted) {
+	if res.Commit.IsZero() {
+		return
+	}
+	tc, _, err := e.Session.ReadCommit(res.Target.Commit)
+	if err != nil {
+		return
+	}
+	for _, path := range res.Paths {
+		b, err := history.WhatElse(e.Session, e.Repo, res.Commit, res.Target, path)
+		if err != nil || !b.Removed() {
+			continue
+		}
+		added, removed := diffview.Stat(b.Later, b.Now)
+		tshort := short(res.Target.Commit.String())
+		fmt.Fprintf(w, "%s went back whole to its state before %s, so the %s also removed what changed it since (+%d -%d):\n", path, tshort, what, added, removed)
+		if len(b.Syncs) > 0 {
+			sync := b.Syncs[0]
+			others, recorded := otherSessions(e, path, tc.Time, sync.Hash)
+			if len(others) > 0 {
+				fmt.Fprintf(w, "  edits of other sessions: %s (recorded here in sync commit %s)\n", strings.Join(others, ", "), short(sync.Hash.String()))
+			}
+			if !recorded {
+				fmt.Fprintf(w, "  changes recorded in no session (by hand or by another tool), in sync commit %s\n", short(sync.Hash.String()))
+			}
+		}
+		for _, c := range b.Own {
+			fmt.Fprintf(w, "  a later commit of this session: %s %s\n", short(c.Hash.String()), c.Meta.Op)
+		}
+		before := res.Commit.String() + "~1" // the state just before the revert
+		if rc, _, err := e.Session.ReadCommit(res.Commit); err == nil {
+			before = short(rc.Parent.String())
+		}
+		undoAgain := "undo"
+		if what == "undo" {
+			undoAgain = "redo"
+		}
+		fmt.Fprintf(w, "Get them back with `git edit %s --session %s %s` (the whole file as it was), or see them with `git diff %s %s -- %s`.\n",
+			undoAgain, e.Session.Name, path, tshort, before, path)
+	}
+}
+
+// otherSessions names the other sessions whose newest change to path is
+// later than since ("b (fb441cd)"), and reports whether one of them left
+// path exactly as sync records it: then the sync holds nothing but
+// sessions' edits.
+func otherSessions(e *engine.Engine, path string, since time.Time, sync plumbing.Hash) (names []string, recorded bool) {
+	synced, err := e.Repo.FileAt(sync, path)
+	if err != nil {
+		return nil, false
+	}
+	all, err := session.All(e.Repo)
+	if err != nil {
+		return nil, false
+	}
+	for _, s := range all {
+		if s.Name == e.Session.Name {
+			continue
+		}
+		tip, err := s.Tip()
+		if err != nil || tip.IsZero() {
+			continue
+		}
+		last, err := s.LastTouches(tip, []string{path})
+		if err != nil || last[path].IsZero() {
+			continue
+		}
+		c, _, err := s.ReadCommit(last[path])
+		if err != nil || !c.Time.After(since) && !c.Time.Equal(since) {
+			continue
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", s.Name, short(c.Hash.String())))
+		if f, err := e.Repo.FileAt(c.Hash, path); err == nil && f.Exists == synced.Exists && bytes.Equal(f.Content, synced.Content) {
+			recorded = true
+		}
+	}
+	return names, recorded
+}
+
+func short(id string) string { return id[:7] }

@@ -25,13 +25,22 @@ type sessionSummary struct {
 	// Broken says what is wrong with a session whose history is missing
 	// from the repository, and how to remove it; the other fields are empty.
 	Broken string `json:"broken,omitempty"`
+	// State is "edits" (a session with history), "read-only" (it only
+	// read files: read records, no ref) or "broken".
+	State string `json:"state"`
+	// Reads counts a read-only session's read records.
+	Reads int `json:"reads,omitempty"`
 }
 
 // summaryJSON is a session's summary as `sessions --json` prints it.
 func summaryJSON(sum session.Summary) sessionSummary {
-	out := sessionSummary{Session: sum.Name, Ref: sum.Ref, Paths: sum.Paths}
-	if sum.Broken != nil {
-		out.Broken = sum.Broken.Error()
+	out := sessionSummary{Session: sum.Name, Ref: sum.Ref, Paths: sum.Paths, State: "edits"}
+	switch {
+	case sum.Broken != nil:
+		out.Broken, out.State = sum.Broken.Error(), "broken"
+		return out
+	case sum.ReadOnly:
+		out.State, out.Reads, out.Last = "read-only", sum.Reads, sum.Last.Format(time.RFC3339)
 		return out
 	}
 	if sum.Tip.IsZero() {
@@ -48,7 +57,7 @@ func summaryJSON(sum session.Summary) sessionSummary {
 func sessionsCommand() *cli.Command {
 	return &cli.Command{
 		Name:         "sessions",
-		Usage:        "list every session with its edits, paths, base commit and last time",
+		Usage:        "list every session: with edits (commit and edit counts, paths, base commit, last time), read-only (files read, last read) or broken",
 		Flags:        []cli.Flag{rootFlag(), &cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -77,17 +86,27 @@ func printSessions(w io.Writer, sums []session.Summary, asJSON bool, now time.Ti
 		return writeJSON(w, out)
 	}
 	p := newPainter(w)
+	// Names padded to one width, so that the columns line up; the
+	// padding goes outside the colour codes.
+	width := 0
 	for _, s := range sums {
-		if s.Broken != nil {
-			fmt.Fprintf(w, "%s  %s %s\n", p.yellow(s.Name), p.red("BROKEN:"), s.Broken)
-			continue
+		width = max(width, len(s.Name))
+	}
+	for _, s := range sums {
+		name := p.yellow(s.Name) + strings.Repeat(" ", width-len(s.Name))
+		switch {
+		case s.Broken != nil:
+			fmt.Fprintf(w, "%s  %s %s\n", name, p.red("BROKEN:"), s.Broken)
+		case s.ReadOnly:
+			fmt.Fprintf(w, "%s  read-only: %s read, no edits  last %s\n", name, plural(s.Reads, "file"), age(s.Last, now))
+		default:
+			base := "(unborn)"
+			if !s.Base.IsZero() {
+				base = s.Base.String()[:7]
+			}
+			fmt.Fprintf(w, "%s  %s (%s)  %s  base %s  last %s\n",
+				name, plural(s.Commits, "commit"), plural(s.Edits, "edit"), plural(len(s.Paths), "path"), base, age(s.Last, now))
 		}
-		base := "(unborn)"
-		if !s.Base.IsZero() {
-			base = s.Base.String()[:7]
-		}
-		fmt.Fprintf(w, "%s  %s (%s)  %s  base %s  last %s\n",
-			p.yellow(s.Name), plural(s.Commits, "commit"), plural(s.Edits, "edit"), plural(len(s.Paths), "path"), base, age(s.Last, now))
 	}
 	return nil
 }
@@ -95,15 +114,16 @@ func printSessions(w io.Writer, sums []session.Summary, asJSON bool, now time.Ti
 func pruneCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "prune",
-		Usage: "delete session refs: those whose last commit is older than DURATION (such as 72h, 14d or 2w), or the sessions named",
+		Usage: "delete sessions (the ref, the read records, the history index): those whose last commit or read is older than DURATION (such as 72h, 14d or 2w), or the sessions named",
 		Flags: []cli.Flag{rootFlag(),
 			&cli.StringFlag{Name: "older-than", Usage: "`DURATION`: Go's units (h, m, s) plus d and w"},
 			// Not sessionFlag: prune must never pick up GIT_EDIT_SESSION.
 			&cli.StringSliceFlag{Name: "session", Usage: "`NAME` of a session to delete, whatever its age, even a broken one (repeatable); with --older-than, a healthy one only if older"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be pruned, and change nothing"},
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			opts := session.PruneOptions{Now: time.Now(), Sessions: c.StringSlice("session")}
+			opts := session.PruneOptions{Now: time.Now(), Sessions: c.StringSlice("session"), DryRun: c.Bool("dry-run")}
 			olderThan := ""
 			if c.IsSet("older-than") {
 				d, err := parseDuration(c.String("older-than"))
@@ -128,24 +148,30 @@ func pruneCommand() *cli.Command {
 			if err != nil {
 				return refused(err)
 			}
-			reportPrune(c.App.Writer, res, olderThan, opts.Now)
+			reportPrune(c.App.Writer, res, olderThan, opts.DryRun, opts.Now)
 			return nil
 		},
 	}
 }
 
-// reportPrune says what prune deleted and which broken sessions it kept;
-// olderThan is --older-than as given ("" when not given).
-func reportPrune(w io.Writer, res session.PruneResult, olderThan string, now time.Time) {
+// reportPrune says what prune deleted (with dryRun, would delete) and
+// which broken sessions it kept; olderThan is --older-than as given (""
+// when not given).
+func reportPrune(w io.Writer, res session.PruneResult, olderThan string, dryRun bool, now time.Time) {
+	verb := "pruned"
+	if dryRun {
+		verb = "would prune"
+	}
 	for _, p := range res.Pruned {
-		was := p.Was.String()[:7]
 		switch {
+		case p.ReadOnly:
+			fmt.Fprintf(w, "%s read-only session %s (%s read, last %s)\n", verb, p.Name, plural(p.Reads, "file"), age(p.Last, now))
 		case p.Broken != nil:
-			fmt.Fprintf(w, "pruned %s (broken: it named %s, which was missing)\n", p.Ref, was)
+			fmt.Fprintf(w, "%s %s (broken: it named %s, which was missing)\n", verb, p.Ref, p.Was.String()[:7])
 		case p.Tip.IsZero():
-			fmt.Fprintf(w, "pruned %s (no session commits, was at %s)\n", p.Ref, was)
+			fmt.Fprintf(w, "%s %s (no session commits, was at %s)\n", verb, p.Ref, p.Was.String()[:7])
 		default:
-			fmt.Fprintf(w, "pruned %s (%s, last %s, was at %s)\n", p.Ref, plural(p.Commits, "commit"), age(p.Last, now), was)
+			fmt.Fprintf(w, "%s %s (%s, last %s, was at %s)\n", verb, p.Ref, plural(p.Commits, "commit"), age(p.Last, now), p.Was.String()[:7])
 		}
 	}
 	for _, k := range res.Kept {
@@ -153,6 +179,9 @@ func reportPrune(w io.Writer, res session.PruneResult, olderThan string, now tim
 	}
 	if len(res.Pruned) == 0 && olderThan != "" {
 		fmt.Fprintf(w, "no session is older than %s\n", olderThan)
+	}
+	if dryRun {
+		fmt.Fprintln(w, "(dry run: nothing was pruned)")
 	}
 }
 

@@ -66,14 +66,8 @@ func (e *NoMatch) Error() string {
 		fmt.Fprintf(&sb, " The REPLACE text is already in the file at line %d — was this edit already applied? If so, skip it.", e.AlreadyAt)
 	}
 	if len(e.Closest) > 0 {
-		first, last := e.Closest[0].Line, e.Closest[len(e.Closest)-1].Line
-		fmt.Fprintf(&sb, "\nDid you mean %s? The file has:\n", lineRange(first, last))
-		for _, l := range e.Closest {
-			fmt.Fprintf(&sb, "%6d\t%s\n", l.Line, l.Text)
-		}
-		if e.Difference != "" {
-			sb.WriteString(e.Difference + "\n")
-		}
+		sb.WriteString("\n")
+		e.writeClosest(&sb)
 	} else {
 		sb.WriteString("\nNo line of search appears in the file; check that file_path names the right file.\n")
 	}
@@ -84,12 +78,90 @@ func (e *NoMatch) Error() string {
 	return sb.String()
 }
 
+// writeClosest writes "Did you mean …? The file has:", the closest lines
+// and the first difference, each line ending with "\n".
+func (e *NoMatch) writeClosest(sb *strings.Builder) {
+	first, last := e.Closest[0].Line, e.Closest[len(e.Closest)-1].Line
+	fmt.Fprintf(sb, "Did you mean %s? The file has:\n", lineRange(first, last))
+	for _, l := range e.Closest {
+		fmt.Fprintf(sb, "%6d\t%s\n", l.Line, l.Text)
+	}
+	if e.Difference != "" {
+		sb.WriteString(e.Difference + "\n")
+	}
+}
+
+// Nearest words, for a text that had to match content exactly and did not
+// (text_editor's str_replace, Edit and MultiEdit), the lines of content
+// most like it and their first difference, found and worded as code_edit's
+// NoMatch does: "Did you mean line 3? The file has:", the numbered lines,
+// then "The first difference is at line 3, in whitespace only: …". name is
+// what the caller's dialect calls the text ("old_str"). It returns "" when
+// no line of content resembles search. The result has no final newline.
+func Nearest(content []byte, search, name string) string {
+	f := newFile(content)
+	blk := newBlock(splitLines(strings.TrimPrefix(search, ops.BOM)), nil)
+	start, ok := f.closest(blk)
+	if !ok {
+		return ""
+	}
+	nm := &NoMatch{}
+	f.describeClosest(nm, blk, start, name)
+	if len(nm.Closest) == 0 {
+		return ""
+	}
+	if nm.Difference == "" {
+		nm.Difference = f.breakDifference(search, nm.Closest[0].Line, nm.Closest[0].Line-1-start, name)
+	}
+	var sb strings.Builder
+	nm.writeClosest(&sb)
+	return strings.TrimSuffix(sb.String(), "\n")
+}
+
+// breakDifference words the difference between search and the file lines
+// from line (1-based), which have search's text from its line i on, line
+// for line: then only their line breaks differ. It names the first line
+// whose break differs ("\n" against "\r\n", or one the file lacks).
+func (f *file) breakDifference(search string, line, i int, name string) string {
+	ends := breaks(search)
+	for off := f.lineStart(line); i < len(ends) && off < len(f.b); i, line = i+1, line+1 {
+		s := f.lineAt(off)
+		if fe := string(f.b[s.textEnd:s.end]); ends[i] != "" && fe != ends[i] {
+			if fe == "" {
+				return fmt.Sprintf("Those lines have %s's text, line for line; the difference is a line break: line %d of the file has none (it is the last line), %s line %d ends with %q.", name, line, name, i+1, ends[i])
+			}
+			return fmt.Sprintf("Those lines have %s's text, line for line; the difference is in the line breaks: line %d of the file ends with %q, %s line %d with %q.", name, line, fe, name, i+1, ends[i])
+		}
+		off = s.end
+	}
+	return fmt.Sprintf("Those lines have %s's text, line for line; the difference is in the line breaks.", name)
+}
+
+// breaks returns the line break ending each of search's lines (as
+// splitLines splits them): "\n", "\r\n", or "" for a last line without.
+func breaks(search string) []string {
+	var ends []string
+	for search != "" {
+		k := strings.IndexByte(search, '\n')
+		if k < 0 {
+			return append(ends, "")
+		}
+		if k > 0 && search[k-1] == '\r' {
+			ends = append(ends, "\r\n")
+		} else {
+			ends = append(ends, "\n")
+		}
+		search = search[k+1:]
+	}
+	return ends
+}
+
 // noMatch builds the report for a block that matched nowhere; R is the
 // replacement that went with it.
 func (f *file) noMatch(blk *block, R []string) *NoMatch {
 	nm := &NoMatch{SearchLines: len(blk.lines)}
 	if start, ok := f.closest(blk); ok {
-		f.describeClosest(nm, blk, start)
+		f.describeClosest(nm, blk, start, "search")
 	}
 	if distinctive(R) && !equalLines(blk.lines, R) {
 		if m, _, ok := f.find(newBlock(R, nil), stIndent); ok {
@@ -240,8 +312,9 @@ func wordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// describeClosest fills Closest and Difference for the window at start.
-func (f *file) describeClosest(nm *NoMatch, blk *block, start int) {
+// describeClosest fills Closest and Difference for the window at start;
+// name is what the search text is called in Difference ("search").
+func (f *file) describeClosest(nm *NoMatch, blk *block, start int, name string) {
 	n := ops.LineCount(f.b)
 	m := len(blk.lines)
 	lo, hi := max(start, 0), min(start+m, n) // 0-based file lines [lo, hi)
@@ -261,11 +334,16 @@ func (f *file) describeClosest(nm *NoMatch, blk *block, start int) {
 			diff = j
 			fl, sl := texts[j-lo], blk.lines[i]
 			if trimSpace(fl) == trimSpace(sl) {
-				nm.Difference = fmt.Sprintf("The first difference is at line %d, in whitespace only: the file has %q where search line %d has %q.",
-					j+1, clip(fl, maxShownChars), i+1, clip(sl, maxShownChars))
+				nm.Difference = fmt.Sprintf("The first difference is at line %d, in whitespace only: the file has %q where %s line %d has %q.",
+					j+1, clip(fl, maxShownChars), name, i+1, clip(sl, maxShownChars))
+				if fi, si := lead(fl), lead(sl); fi != si {
+					// The usual cause: tabs against spaces, or another
+					// depth. Say it in words; %q shows "\t" easily missed.
+					nm.Difference += fmt.Sprintf(" The file's indentation of that line is %s, %s's is %s.", indentWords(fi), name, indentWords(si))
+				}
 			} else {
-				nm.Difference = fmt.Sprintf("The first difference is at line %d: the file has %q where search line %d has %q.",
-					j+1, clip(fl, maxShownChars), i+1, clip(sl, maxShownChars))
+				nm.Difference = fmt.Sprintf("The first difference is at line %d: the file has %q where %s line %d has %q.",
+					j+1, clip(fl, maxShownChars), name, i+1, clip(sl, maxShownChars))
 			}
 			break
 		}
@@ -279,6 +357,14 @@ func (f *file) describeClosest(nm *NoMatch, blk *block, start int) {
 	for j := from; j < lo+len(texts) && j < from+maxShownLines; j++ {
 		nm.Closest = append(nm.Closest, NumberedLine{Line: j + 1, Text: clip(texts[j-lo], maxShownChars)})
 	}
+}
+
+// indentWords names an indentation: "none", or wsWords' "1 tab".
+func indentWords(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return wsWords(s)
 }
 
 // clip shortens s to at most n bytes, at a rune boundary, marking the cut.

@@ -77,16 +77,24 @@ var (
 	ErrOverlap = errors.New("operations overlap")
 )
 
-// Error is a refusal worded exactly as the seed words it: Error() returns
-// Text alone, with no prefix, because the caller returns it verbatim as the
-// result's "error". It unwraps to Kind (one of the sentinels above) and, for
-// refusals of the arguments themselves, to ErrInvalidArgs too.
+// Error is a refusal worded exactly as the seed words it: Error() starts with
+// Text, with no prefix, because the caller returns it verbatim as the
+// result's "error"; Help, when set, follows after "; " and says what to do
+// (the valid operations, the two operations that overlap). It unwraps to
+// Kind (one of the sentinels above) and, for refusals of the arguments
+// themselves, to ErrInvalidArgs too.
 type Error struct {
 	Kind error
-	Text string
+	Text string // the seed's text, word for word
+	Help string // what to do next; "" when the seed's text says it all
 }
 
-func (e *Error) Error() string { return e.Text }
+func (e *Error) Error() string {
+	if e.Help == "" {
+		return e.Text
+	}
+	return e.Text + "; " + e.Help
+}
 
 // Unwrap lets errors.Is match Kind, and ErrInvalidArgs unless the refusal
 // depends on the file (ErrLineOutOfRange).
@@ -104,7 +112,8 @@ func seedErr(kind error, format string, args ...any) error {
 // The seed's error texts.
 func errNoOperations() error { return seedErr(ErrNoOperations, "no operations provided") }
 func errUnknownOperation(op string) error {
-	return seedErr(ErrUnknownOperation, "unknown operation: %s", op)
+	return &Error{Kind: ErrUnknownOperation, Text: "unknown operation: " + op,
+		Help: `"op" is one of "replace" (startLine, endLine, content), "insert" (afterLine, content) and "delete" (startLine, endLine)`}
 }
 
 // errLineNumber words both startLine < 1 and afterLine < 0 with the seed's
@@ -119,7 +128,26 @@ func errRange(s, e int) error {
 func errOutOfRange(n, total int) error {
 	return seedErr(ErrLineOutOfRange, "line %d out of range (file has %d lines)", n, total)
 }
-func errOverlap(n int) error { return seedErr(ErrOverlap, "operations overlap at line %d", n) }
+
+// errOverlap names the two operations (0-based indexes i < j of the batch)
+// that conflict at line n.
+func errOverlap(n int, operations []Operation, i, j int) error {
+	return &Error{Kind: ErrOverlap, Text: fmt.Sprintf("operations overlap at line %d", n),
+		Help: fmt.Sprintf("operation %d (%s) and operation %d (%s) both touch line %d. All line numbers refer to the file before the call: merge the two into one operation, or change their lines so that no line is touched twice",
+			i+1, describeOp(operations[i]), j+1, describeOp(operations[j]), n)}
+}
+
+// describeOp words an operation as the help texts name it: "delete lines
+// 3-5", "replace line 4", "insert after line 2".
+func describeOp(o Operation) string {
+	if o.Op == OpInsert {
+		return fmt.Sprintf("insert after line %d", o.AfterLine)
+	}
+	if o.StartLine == o.EndLine {
+		return fmt.Sprintf("%s line %d", o.Op, o.StartLine)
+	}
+	return fmt.Sprintf("%s lines %d-%d", o.Op, o.StartLine, o.EndLine)
+}
 
 // Args are the decoded, validated arguments of one edit_lines call.
 type Args struct {

@@ -121,7 +121,7 @@ func checkPlan(t *testing.T, content []byte, list []Operation) {
 	}
 	if err != nil {
 		var e *Error
-		if !errors.As(err, &e) || !errors.Is(err, e.Kind) || !seedText.MatchString(err.Error()) {
+		if !errors.As(err, &e) || !errors.Is(err, e.Kind) || !seedText.MatchString(e.Text) || !strings.HasPrefix(err.Error(), e.Text) {
 			t.Fatalf("refusal is not a seed error: %#v", err)
 		}
 		return

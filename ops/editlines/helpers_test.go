@@ -1,6 +1,7 @@
 package editlines
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,4 +81,14 @@ func seedApply(content string, list []Operation) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// seedPart is the seed's text of a refusal: an *Error's Text, without the
+// help that follows it; any other error's whole text.
+func seedPart(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Text
+	}
+	return err.Error()
 }

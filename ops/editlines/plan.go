@@ -97,7 +97,8 @@ func Plan(path string, content []byte, operations []Operation) (Planned, error) 
 		}
 	}
 	if n, ok := firstOverlap(operations); ok {
-		return Planned{}, errOverlap(n)
+		i, j := overlapPair(operations, n)
+		return Planned{}, errOverlap(n, operations, i, j)
 	}
 
 	eol := ops.DetectEOL(content)
@@ -252,6 +253,27 @@ func checkBounds(o Operation, total int) error {
 		return errOutOfRange(o.EndLine, total)
 	}
 	return nil
+}
+
+// overlapPair returns the first two operations, in input order, that
+// conflict at line n (where firstOverlap found a conflict): the first
+// operation touching n, and the first later one that conflicts with it. A
+// range touches the lines it covers; an insert touches its afterLine,
+// conflicting with a range that covers it but not with another insert.
+func overlapPair(operations []Operation, n int) (int, int) {
+	covers := func(o Operation) bool { return o.Op != OpInsert && o.StartLine <= n && n <= o.EndLine }
+	touches := func(o Operation) bool { return covers(o) || o.Op == OpInsert && o.AfterLine == n }
+	for i, a := range operations {
+		if !touches(a) {
+			continue
+		}
+		for j := i + 1; j < len(operations); j++ {
+			if b := operations[j]; covers(b) || covers(a) && touches(b) {
+				return i, j
+			}
+		}
+	}
+	return 0, 0 // unreachable when firstOverlap found n
 }
 
 // firstOverlap returns the lowest line at which two operations conflict

@@ -234,14 +234,14 @@ func TestSeedOverlap(t *testing.T) {
   ]
 }`
 	_, _, err := run(t, numbered("line ", 1, 20), args)
-	if err == nil || err.Error() != "operations overlap at line 10" {
+	if err == nil || seedPart(err) != "operations overlap at line 10" {
 		t.Fatalf("err = %v, want operations overlap at line 10", err)
 	}
 	if !errors.Is(err, ErrOverlap) || !errors.Is(err, ErrInvalidArgs) {
 		t.Errorf("err does not wrap ErrOverlap and ErrInvalidArgs")
 	}
 	res, _ := json.Marshal(ErrorResult{Error: err.Error()})
-	if w := `{"error":"operations overlap at line 10"}`; string(res) != w {
+	if w := `{"error":"operations overlap at line 10; operation 1 (replace lines 8-12) and operation 2 (delete lines 10-15) both touch line 10. All line numbers refer to the file before the call: merge the two into one operation, or change their lines so that no line is touched twice"}`; string(res) != w {
 		t.Errorf("result %s, want %s", res, w)
 	}
 }
@@ -276,7 +276,7 @@ func TestSeedErrorTexts(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if err.Error() != tt.want {
+			if seedPart(err) != tt.want || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error\n got: %s\nwant: %s", err, tt.want)
 			}
 			if !errors.Is(err, tt.kind) {
@@ -294,6 +294,30 @@ func TestSeedErrorTexts(t *testing.T) {
 			}
 			if strings.HasPrefix(err.Error(), "invalid arguments") {
 				t.Errorf("seed error is prefixed")
+			}
+		})
+	}
+}
+
+// TestRefusalHelp: after the seed's text, an unknown operation lists the
+// valid ones and an overlap names the two operations, whole text exact.
+func TestRefusalHelp(t *testing.T) {
+	ten := numbered("l", 1, 10)
+	tests := []struct{ name, ops, want string }{
+		{"unknown operation", `{"op": "remove", "startLine": 1, "endLine": 2}`,
+			`unknown operation: remove; "op" is one of "replace" (startLine, endLine, content), "insert" (afterLine, content) and "delete" (startLine, endLine)`},
+		{"two ranges", `{"op": "insert", "afterLine": 1, "content": ["x"]}, {"op": "delete", "startLine": 3, "endLine": 5}, {"op": "replace", "startLine": 4, "endLine": 4, "content": ["y"]}`,
+			"operations overlap at line 4; operation 2 (delete lines 3-5) and operation 3 (replace line 4) both touch line 4. All line numbers refer to the file before the call: merge the two into one operation, or change their lines so that no line is touched twice"},
+		{"an insert before the range it conflicts with", `{"op": "insert", "afterLine": 4, "content": ["x"]}, {"op": "insert", "afterLine": 4, "content": ["z"]}, {"op": "delete", "startLine": 4, "endLine": 6}`,
+			"operations overlap at line 4; operation 1 (insert after line 4) and operation 3 (delete lines 4-6) both touch line 4. All line numbers refer to the file before the call: merge the two into one operation, or change their lines so that no line is touched twice"},
+		{"listed backwards", `{"op": "delete", "startLine": 4, "endLine": 8}, {"op": "delete", "startLine": 1, "endLine": 4}`,
+			"operations overlap at line 4; operation 1 (delete lines 4-8) and operation 2 (delete lines 1-4) both touch line 4. All line numbers refer to the file before the call: merge the two into one operation, or change their lines so that no line is touched twice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := run(t, ten, `{"path": "f", "operations": [`+tt.ops+`]}`)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error\n got: %v\nwant: %s", err, tt.want)
 			}
 		})
 	}

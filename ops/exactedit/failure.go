@@ -63,6 +63,9 @@ type Failure struct {
 	// above, or for MsgInvalidArgs the jsonargs error (which wraps
 	// ErrInvalidArgs).
 	Err error `json:"-"`
+	// tail is the end of Details that stays last when sentences are added
+	// (the closest lines of a failed search, several lines long).
+	tail string
 }
 
 // Error returns "Message: Details", for logs and plain-text output.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/codeedit"
 )
 
 // Planned is a resolved Edit or MultiEdit.
@@ -71,7 +72,7 @@ func PlanEdit(content []byte, oldString, newString string, replaceAll bool) (Pla
 			offs, matched, _ = ops.FindExact(content, stripped)
 		}
 		if len(offs) == 0 {
-			return Planned{}, notFound(oldString)
+			return Planned{}, notFound(content, oldString)
 		}
 		p.Notes = append(p.Notes, fmt.Sprintf("old_string had Read line-number prefixes (e.g. %q); they were removed before matching", example))
 		if s, _, ok := readPrefixes(newString, false); ok {
@@ -101,14 +102,21 @@ func PlanEdit(content []byte, oldString, newString string, replaceAll bool) (Pla
 	return p, nil
 }
 
-// notFound words the refusal, with a hint when old_string still carries
-// line-number prefixes (whose removal did not help either).
-func notFound(oldString string) *Failure {
+// notFound words the refusal: the seed's text, what to do, a hint when
+// old_string still carries line-number prefixes (whose removal did not help
+// either), and the lines of content most like old_string with their first
+// difference (codeedit.Nearest, as code_edit teaches).
+func notFound(content []byte, oldString string) *Failure {
 	d := "The specified old_string does not exist in the file. Read the file again and copy the exact text, including whitespace and indentation"
 	if _, example, ok := readPrefixes(oldString, false); ok {
 		d += fmt.Sprintf(". Its lines start with Read line-number prefixes (e.g. %q), which are not part of the file; it does not match without them either", example)
 	}
-	return &Failure{Message: MsgNotFound, Details: d, Err: ErrNotFound}
+	f := &Failure{Message: MsgNotFound, Err: ErrNotFound}
+	if near := codeedit.Nearest(content, oldString, "old_string"); near != "" {
+		f.tail = "\n" + near
+	}
+	f.Details = d + f.tail
+	return f
 }
 
 // PlanMultiEdit plans edits in order, each as PlanEdit against the content
@@ -168,7 +176,7 @@ func multiFailure(i, n int, err error) error {
 	if !errors.As(err, &f) {
 		return fmt.Errorf("edit %d of %d: %w", i+1, n, err)
 	}
-	d := f.Details
+	d := strings.TrimSuffix(f.Details, f.tail) // sentences go before the closest lines
 	if i > 0 && (errors.Is(f.Err, ErrNotFound) || errors.Is(f.Err, ErrAmbiguous)) {
 		earlier := "edit 1 leaves"
 		switch {
@@ -182,7 +190,7 @@ func multiFailure(i, n int, err error) error {
 	if n > 1 {
 		d += fmt.Sprintf(". None of the %d edits was applied; send them all again with edit %d fixed", n, i+1)
 	}
-	return &Failure{Message: fmt.Sprintf("Edit %d of %d failed: %s", i+1, n, f.Message), Details: d, Err: f.Err}
+	return &Failure{Message: fmt.Sprintf("Edit %d of %d failed: %s", i+1, n, f.Message), Details: d + f.tail, Err: f.Err, tail: f.tail}
 }
 
 // nonOverlapping keeps, from left to right, the offsets whose n bytes do not

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/codeedit"
 )
 
 // Limits of the dialect, from its spec.
@@ -43,7 +44,9 @@ type Planned struct {
 // text equals the text to write, it returns no edits and a nil error: the
 // caller reports "no change".
 //
-// Errors: oldStr empty (ErrInvalidArgs), not found (ErrNotFound), more than
+// Errors: oldStr empty (ErrInvalidArgs), not found (ErrNotFound; the message
+// then shows the lines of the file most like oldStr and the first
+// difference, codeedit.Nearest), more than
 // one occurrence (ErrAmbiguous, listing their line numbers).
 func PlanStrReplace(path string, content []byte, oldStr, newStr string) (Planned, error) {
 	if oldStr == "" {
@@ -52,7 +55,11 @@ func PlanStrReplace(path string, content []byte, oldStr, newStr string) (Planned
 	offs, old, fixed := ops.FindExact(content, oldStr)
 	switch {
 	case len(offs) == 0:
-		return Planned{}, fmt.Errorf("%w in %s; view the file and copy the exact text to replace, including whitespace, indentation and line breaks", ErrNotFound, path)
+		msg := fmt.Errorf("%w in %s; view the file and copy the exact text to replace, including whitespace, indentation and line breaks", ErrNotFound, path)
+		if near := codeedit.Nearest(content, oldStr, "old_str"); near != "" {
+			msg = fmt.Errorf("%w\n%s", msg, near)
+		}
+		return Planned{}, msg
 	case len(offs) > 1:
 		return Planned{}, fmt.Errorf("%w in %s: found %d occurrences of old_str%s, at %s; include more surrounding lines in old_str to make it unique",
 			ErrAmbiguous, path, len(offs), overlapNote(offs, len(old)), ops.DescribeLines(ops.OccurrenceLines(content, offs)))
