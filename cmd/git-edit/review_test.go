@@ -130,7 +130,7 @@ func TestLogColumnsAndPlurals(t *testing.T) {
 	}
 	edit(t, dir, "one", "c.txt", "c1", "C1")
 	r = gitEdit(t, dir, "", nil, "sessions")
-	if want := "one  1 commit (1 edit)  1 path  base <id>  last <age>\ns  4 commits (3 edits)  2 paths  base <id>  last <age>\n"; normalizeCLI(r.stdout) != want {
+	if want := "one  1 commit (1 edit)  1 path  base <id>  last <age>\ns    4 commits (3 edits)  2 paths  base <id>  last <age>\n"; normalizeCLI(r.stdout) != want {
 		t.Fatalf("sessions:\n%s\nwant\n%s", normalizeCLI(r.stdout), want)
 	}
 	r = gitEdit(t, dir, "", nil, "log", "--all", "--stat")
