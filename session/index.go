@@ -117,7 +117,7 @@ func (x *histIndex) loadDisk(s *Session) error {
 	if x.diskRead {
 		return nil
 	}
-	f, err := os.Open(s.commitsPath())
+	f, err := openCacheFile(s.commitsPath(), os.O_RDONLY, 0)
 	if err != nil {
 		return errIndexStale
 	}
@@ -231,7 +231,12 @@ func (s *Session) indexAt(tip plumbing.Hash) (view, error) {
 // loadIndex reads the index files; anything unreadable gives an empty
 // index, rebuilt from the commits.
 func (s *Session) loadIndex() *histIndex {
-	b, err := os.ReadFile(s.indexPath())
+	f, err := openCacheFile(s.indexPath(), os.O_RDONLY, 0)
+	if err != nil {
+		return newIndex()
+	}
+	b, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return newIndex()
 	}
@@ -305,7 +310,14 @@ func (s *Session) persistIndex(x *histIndex) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return
 	}
-	lock, err := os.OpenFile(s.indexLock(), os.O_RDWR|os.O_CREATE, 0o666)
+	lock, err := openCacheFile(s.indexLock(), os.O_RDWR|os.O_CREATE, 0o666)
+	if errors.Is(err, syscall.ELOOP) {
+		// A link where the lock belongs: git-edit never made it, and
+		// never follows it; the name is the cache's own.
+		if os.Remove(s.indexLock()) == nil {
+			lock, err = openCacheFile(s.indexLock(), os.O_RDWR|os.O_CREATE, 0o666)
+		}
+	}
 	if err != nil {
 		return
 	}
@@ -315,13 +327,19 @@ func (s *Session) persistIndex(x *histIndex) {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 
-	// Extend the commits file when what is on disk is a prefix of x.
+	// Extend the commits file when what is on disk is a prefix of x (and
+	// the file is no link: it is then replaced, never written through).
 	onDisk := s.loadIndex()
 	from := 0
+	var f *os.File
 	if onDisk.n > 0 && onDisk.n <= x.n {
 		if h, err := x.hashAt(s, onDisk.n-1); err == nil && h == onDisk.tip {
-			if st, err := os.Stat(s.commitsPath()); err == nil && st.Size() >= int64(onDisk.n)*20 {
-				from = onDisk.n
+			if f, err = openCacheFile(s.commitsPath(), os.O_WRONLY, 0); err == nil {
+				if st, err := f.Stat(); err == nil && st.Size() >= int64(onDisk.n)*20 {
+					from = onDisk.n
+				} else {
+					f.Close()
+				}
 			}
 		}
 	}
@@ -329,15 +347,14 @@ func (s *Session) persistIndex(x *histIndex) {
 	for i := from; i < x.n; i++ {
 		h, err := x.hashAt(s, i)
 		if err != nil {
+			if from > 0 {
+				f.Close()
+			}
 			return
 		}
 		ids = append(ids, h[:]...)
 	}
 	if from > 0 {
-		f, err := os.OpenFile(s.commitsPath(), os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
 		// Ids past the table on disk were never published; drop them.
 		_, werr := f.WriteAt(ids, int64(from)*20)
 		terr := f.Truncate(int64(x.n) * 20)
@@ -358,6 +375,14 @@ func (s *Session) persistIndex(x *histIndex) {
 	}
 	// x's ids are all on disk now; read again when needed.
 	x.persisted, x.ptip, x.tail, x.disk, x.diskRead = x.n, x.tip, nil, nil, false
+}
+
+// openCacheFile opens one of the index's files without following a
+// symlink (the open fails with ELOOP): what is there may have been put
+// there by anyone, and the cache never reads or writes outside the git dir
+// through it.
+func openCacheFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
 }
 
 // writeAtomic replaces name with b (no fsync: the index is a cache, and a

@@ -1,0 +1,67 @@
+package session_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/session"
+)
+
+// edits applies n edits of a.txt, each in a fresh Session value (another
+// process: the index is read from disk and written back).
+func edits(t *testing.T, dir, name string, from, n int) {
+	t.Helper()
+	for i := from; i < from+n; i++ {
+		r, s := open(t, dir, name)
+		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "a.txt"), session.RecordOutside,
+			setContent("test.set", map[string]string{"a.txt": fmt.Sprintf("edit %d\n", i)})); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestIndexNeverWritesThroughALink: the index's files (history.idx,
+// history.commits, history.lock) replaced by symlinks to files outside the
+// git dir are never written through, nor created there; the edits still
+// succeed, and the files outside keep their bytes.
+func TestIndexNeverWritesThroughALink(t *testing.T) {
+	for _, name := range []string{"history.idx", "history.commits", "history.lock"} {
+		t.Run(name, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+			edits(t, dir, "s", 0, 9) // the index is written
+			state := filepath.Join(dir, ".git", "git-edit", "sessions", "s")
+			outside := t.TempDir()
+			victim := filepath.Join(outside, "victim")
+			// The victim holds the same bytes as the file it replaces (so
+			// that every check made on reading it passes), then more.
+			orig, _ := os.ReadFile(filepath.Join(state, name))
+			want := append(orig, []byte("the person's own bytes, which must stay\n")...)
+			if err := os.WriteFile(victim, want, 0o666); err != nil {
+				t.Fatal(err)
+			}
+			must(t, os.Remove(filepath.Join(state, name)))
+			must(t, os.Symlink(victim, filepath.Join(state, name)))
+			dangling := filepath.Join(outside, "created")
+			if name == "history.lock" {
+				must(t, os.Remove(filepath.Join(state, name)))
+				must(t, os.Symlink(dangling, filepath.Join(state, name)))
+			}
+			edits(t, dir, "s", 9, 10) // the index is caught up and written again
+
+			if got, _ := os.ReadFile(victim); string(got) != string(want) {
+				t.Errorf("the file %s links to was written through:\n got %q\nwant %q", name, got, want)
+			}
+			if _, err := os.Lstat(dangling); err == nil {
+				t.Errorf("%s: a file was created where the link points, outside the git dir", name)
+			}
+			gittest.Git(t, dir, "fsck", "--strict")
+			if n := len(readGitHistory(t, dir, "refs/edits/s").ids); n != 19 {
+				t.Errorf("session has %d commits, want 19", n)
+			}
+		})
+	}
+}
