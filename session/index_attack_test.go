@@ -65,3 +65,63 @@ func TestIndexNeverWritesThroughALink(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexFollowsRefMovedByOthers: the session's ref moved by something
+// other than git-edit (back to an older commit and edited on from there;
+// deleted and started again; pruned and started again with fewer commits;
+// set to a commit of an abandoned line the index never saw) never makes an
+// answer wrong, read by a long-lived Session (an MCP server, with its
+// index in memory) or by a new one (a CLI call, from disk).
+func TestIndexFollowsRefMovedByOthers(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n"})
+	r, server := open(t, dir, "s")
+	files := []string{"a.txt", "b.txt", "c.txt"}
+	step := 0
+	edit := func(n int) {
+		t.Helper()
+		for range n {
+			p := files[step%3]
+			// Contents repeat every third touch of a file: a wrong last
+			// touch would often hold the same bytes as the right one.
+			content := fmt.Sprintf("v%d\n", (step/3)%3)
+			step++
+			s := server
+			if step%3 == 0 {
+				_, s = open(t, dir, "s")
+			}
+			if _, err := s.Apply(context.Background(), resolve(t, r, dir, p), session.RecordOutside,
+				setContent("test.set", map[string]string{p: content})); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	check := func(what string) {
+		t.Helper()
+		gh := readGitHistory(t, dir, "refs/edits/s")
+		t.Run(what+"/server", func(t *testing.T) { checkIndexAnswers(t, server, gh, files) })
+		_, cli := open(t, dir, "s")
+		t.Run(what+"/new process", func(t *testing.T) { checkIndexAnswers(t, cli, gh, files) })
+	}
+	edit(20)
+	check("start")
+	old := readGitHistory(t, dir, "refs/edits/s")
+
+	gittest.Git(t, dir, "update-ref", "refs/edits/s", old.ids[5])
+	edit(12)
+	check("rewound and edited on")
+
+	gittest.Git(t, dir, "update-ref", "refs/edits/s", old.ids[15]) // a line the index never saw
+	edit(3)
+	check("set to an abandoned line")
+
+	gittest.Git(t, dir, "update-ref", "-d", "refs/edits/s")
+	edit(10)
+	check("deleted and started again")
+
+	if _, err := session.Prune(context.Background(), r, session.PruneOptions{Sessions: []string{"s"}}); err != nil {
+		t.Fatal(err)
+	}
+	edit(4)
+	check("pruned and started again, shorter")
+	gittest.Git(t, dir, "fsck", "--strict")
+}
