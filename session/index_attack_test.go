@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/git-edit/git-edit/session"
 )
@@ -123,5 +125,85 @@ func TestIndexFollowsRefMovedByOthers(t *testing.T) {
 	}
 	edit(4)
 	check("pruned and started again, shorter")
+	gittest.Git(t, dir, "fsck", "--strict")
+}
+
+// TestIndexReadersDuringWrites: while two writers edit one session (each
+// a new Session value per edit: separate processes, so the index is
+// written back by one or the other under history.lock), readers from disk
+// are never served a half-written or older index unnoticed: every summary
+// and last touch agrees with a walk of the commits it was read for.
+func TestIndexReadersDuringWrites(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	r, _ := open(t, dir, "s")
+	done := make(chan struct{})
+	errs := make(chan error, 3)
+	for w, p := range []string{"a.txt", "b.txt"} {
+		go func() {
+			for i := range 40 {
+				_, s := open(t, dir, "s")
+				if _, err := s.Apply(context.Background(), resolve(t, r, dir, p), session.RecordOutside,
+					setContent("test.set", map[string]string{p: fmt.Sprintf("w%d %d\n", w, i)})); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	go func() {
+		defer close(done)
+		for reads := 0; ; reads++ {
+			_, s := open(t, dir, "s")
+			sum, err := s.Summarize()
+			if err != nil {
+				errs <- err
+				return
+			}
+			if sum.Tip.IsZero() {
+				continue
+			}
+			all, err := s.Commits(sum.Tip)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if sum.Commits != len(all) {
+				errs <- fmt.Errorf("read %d: Summarize says %d commits at %s, the walk %d", reads, sum.Commits, sum.Tip, len(all))
+				return
+			}
+			last, err := s.LastTouches(sum.Tip, []string{"a.txt", "b.txt"})
+			if err != nil {
+				errs <- err
+				return
+			}
+			for _, p := range []string{"a.txt", "b.txt"} {
+				want := plumbing.ZeroHash
+				for _, c := range all {
+					if c.Meta.Touches(p) {
+						want = c.Hash
+						break
+					}
+				}
+				if last[p] != want {
+					errs <- fmt.Errorf("read %d: last touch of %s at %s: %s, the walk says %s", reads, p, sum.Tip, last[p], want)
+					return
+				}
+			}
+			if sum.Commits >= 80 {
+				return
+			}
+		}
+	}()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case err := <-errs:
+		t.Fatal(err)
+	case <-done:
+	}
 	gittest.Git(t, dir, "fsck", "--strict")
 }
