@@ -239,26 +239,11 @@ func (s *Session) indexAt(tip plumbing.Hash) (view, error) {
 	return view{x: x, lim: x.n - 1}, nil
 }
 
-// loadIndex reads the index files; anything unreadable, or not of this
-// session's history as far as can be told without a walk (the ids file
-// matches its checksum and ends with the tip; the first commit is one of
-// the session's, with the base for parent), gives an empty index, rebuilt
-// from the commits.
+// loadIndex reads the index files; anything unreadable gives an empty
+// index, rebuilt from the commits. The ids file is read, and checked
+// against its checksum, only when an answer needs it.
 func (s *Session) loadIndex() *histIndex {
-	x := s.readIndex()
-	if x.n == 0 {
-		return x
-	}
-	if x.loadDisk(s) != nil {
-		return newIndex()
-	}
-	var first plumbing.Hash
-	copy(first[:], x.disk)
-	c, ok, err := s.ReadCommit(first)
-	if err != nil || !ok || c.Parent != x.base {
-		return newIndex()
-	}
-	return x
+	return s.readIndex()
 }
 
 func (s *Session) readIndex() *histIndex {
