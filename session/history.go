@@ -14,6 +14,17 @@ import (
 // length. Each checks what the index says against the commits it names;
 // when they disagree the index is dropped and rebuilt from the commits.
 
+// cached reads a commit the index names: one the repository does not
+// have makes the index wrong (errIndexStale, so it is rebuilt by a walk,
+// which says whether the session itself is broken), not the session.
+func (s *Session) cached(h plumbing.Hash) (Commit, bool, error) {
+	c, ok, err := s.ReadCommit(h)
+	if errors.Is(err, ErrBroken) {
+		return c, false, errIndexStale
+	}
+	return c, ok, err
+}
+
 // withIndex runs q on the index at tip, under idxMu; when q finds the index
 // stale or wrong (errIndexStale), it drops it and runs q once more on one
 // rebuilt from the commits.
@@ -146,7 +157,7 @@ func (s *Session) Touched(tip plumbing.Hash) (paths []string, first map[string]C
 			if t.first > v.lim {
 				continue
 			}
-			c, ok, err := s.ReadCommit(t.firstHash)
+			c, ok, err := s.cached(t.firstHash)
 			if err != nil {
 				return err
 			}
@@ -203,7 +214,7 @@ func (s *Session) CommitAt(tip plumbing.Hash, seq int) (c Commit, err error) {
 			return err
 		}
 		var ok bool
-		if c, ok, err = s.ReadCommit(h); err == nil && !ok {
+		if c, ok, err = s.cached(h); err == nil && !ok {
 			err = errIndexStale
 		}
 		return err
@@ -270,7 +281,11 @@ func (s *Session) checker(tip, base plumbing.Hash) (*indexCheck, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The index names the base: its commit missing is the index's fault.
 	bt, err := s.Repo.TreeOf(base)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return nil, errIndexStale
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +312,7 @@ func (k *indexCheck) untouched(path string) error {
 // touched checks that commit c changed path (first: as its first change)
 // and that tip records path as c does.
 func (k *indexCheck) touched(path string, c plumbing.Hash, first bool) (Commit, error) {
-	commit, ok, err := k.s.ReadCommit(c)
+	commit, ok, err := k.s.cached(c)
 	if err != nil {
 		return commit, err
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -30,9 +31,15 @@ import (
 // (see LastTouches, FirstTouch), so a wrong index costs a walk, never a
 // wrong answer:
 //
-//	history.idx      header and the path table, replaced atomically
+//	history.idx      header and the path table, replaced atomically,
+//	                 ending with a checksum of itself; the header holds
+//	                 the checksum of the ids in history.commits it covers
 //	history.commits  the session's commit ids, 20 bytes each, oldest
 //	                 first; only appended to, except when rebuilt
+//
+// The checksums catch what a crash can leave (the commits file is
+// extended in place, without fsync) and any damage; what a well-formed
+// index says is still checked against the commits before use.
 //
 // Session commits are numbered from 0, the oldest ("seq").
 
@@ -41,7 +48,10 @@ import (
 // and amortizes the writing of the path table over as many edits.
 const indexPersistEvery = 8
 
-const indexMagic = "git-edit history index 1"
+const indexMagic = "git-edit history index 2"
+
+// castagnoli is the checksum of the index files (CRC-32C).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // touch is where one path was first and last touched.
 type touch struct {
@@ -60,6 +70,7 @@ type histIndex struct {
 	// on demand into disk), the others in tail.
 	persisted int
 	ptip      plumbing.Hash // the id at seq persisted-1
+	pcrc      uint32        // CRC-32C of the persisted ids
 	disk      []byte
 	diskRead  bool
 	tail      []plumbing.Hash
@@ -117,7 +128,7 @@ func (x *histIndex) loadDisk(s *Session) error {
 	if x.diskRead {
 		return nil
 	}
-	f, err := os.Open(s.commitsPath())
+	f, err := openCacheFile(s.commitsPath(), os.O_RDONLY, 0)
 	if err != nil {
 		return errIndexStale
 	}
@@ -128,7 +139,7 @@ func (x *histIndex) loadDisk(s *Session) error {
 	}
 	var last plumbing.Hash
 	copy(last[:], b[len(b)-20:])
-	if last != x.ptip {
+	if last != x.ptip || crc32.Checksum(b, castagnoli) != x.pcrc {
 		return errIndexStale
 	}
 	x.disk, x.diskRead = b, true
@@ -229,9 +240,19 @@ func (s *Session) indexAt(tip plumbing.Hash) (view, error) {
 }
 
 // loadIndex reads the index files; anything unreadable gives an empty
-// index, rebuilt from the commits.
+// index, rebuilt from the commits. The ids file is read, and checked
+// against its checksum, only when an answer needs it.
 func (s *Session) loadIndex() *histIndex {
-	b, err := os.ReadFile(s.indexPath())
+	return s.readIndex()
+}
+
+func (s *Session) readIndex() *histIndex {
+	f, err := openCacheFile(s.indexPath(), os.O_RDONLY, 0)
+	if err != nil {
+		return newIndex()
+	}
+	b, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return newIndex()
 	}
@@ -245,7 +266,16 @@ func (s *Session) loadIndex() *histIndex {
 func parseIndex(b []byte) (*histIndex, error) {
 	bad := errors.New("malformed history index")
 	x := newIndex()
-	sc := bufio.NewScanner(bytes.NewReader(b))
+	// The last line is the checksum of all before it.
+	i := bytes.LastIndex(b, []byte("\ncrc "))
+	if i < 0 || !bytes.HasSuffix(b, []byte("\n")) {
+		return nil, bad
+	}
+	body := b[:i+1]
+	if want, err := strconv.ParseUint(string(b[i+5:len(b)-1]), 16, 32); err != nil || uint32(want) != crc32.Checksum(body, castagnoli) {
+		return nil, bad
+	}
+	sc := bufio.NewScanner(bytes.NewReader(body))
 	sc.Buffer(nil, 1<<20)
 	line := func() (string, bool) {
 		if !sc.Scan() {
@@ -260,7 +290,7 @@ func parseIndex(b []byte) (*histIndex, error) {
 	var nPaths int
 	if l, ok := line(); !ok {
 		return nil, bad
-	} else if _, err := fmt.Sscanf(l, "%s %s %d %d %d", &tip, &base, &x.n, &x.edits, &nPaths); err != nil {
+	} else if _, err := fmt.Sscanf(l, "%s %s %d %d %d %x", &tip, &base, &x.n, &x.edits, &nPaths, &x.pcrc); err != nil {
 		return nil, bad
 	}
 	if !plumbing.IsHash(tip) || !plumbing.IsHash(base) || x.n < 1 || x.edits < 0 || x.edits > x.n || nPaths < 0 {
@@ -305,7 +335,14 @@ func (s *Session) persistIndex(x *histIndex) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return
 	}
-	lock, err := os.OpenFile(s.indexLock(), os.O_RDWR|os.O_CREATE, 0o666)
+	lock, err := openCacheFile(s.indexLock(), os.O_RDWR|os.O_CREATE, 0o666)
+	if errors.Is(err, syscall.ELOOP) {
+		// A link where the lock belongs: git-edit never made it, and
+		// never follows it; the name is the cache's own.
+		if os.Remove(s.indexLock()) == nil {
+			lock, err = openCacheFile(s.indexLock(), os.O_RDWR|os.O_CREATE, 0o666)
+		}
+	}
 	if err != nil {
 		return
 	}
@@ -315,13 +352,19 @@ func (s *Session) persistIndex(x *histIndex) {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 
-	// Extend the commits file when what is on disk is a prefix of x.
+	// Extend the commits file when what is on disk is a prefix of x (and
+	// the file is no link: it is then replaced, never written through).
 	onDisk := s.loadIndex()
 	from := 0
+	var f *os.File
 	if onDisk.n > 0 && onDisk.n <= x.n {
 		if h, err := x.hashAt(s, onDisk.n-1); err == nil && h == onDisk.tip {
-			if st, err := os.Stat(s.commitsPath()); err == nil && st.Size() >= int64(onDisk.n)*20 {
-				from = onDisk.n
+			if f, err = openCacheFile(s.commitsPath(), os.O_WRONLY, 0); err == nil {
+				if st, err := f.Stat(); err == nil && st.Size() >= int64(onDisk.n)*20 {
+					from = onDisk.n
+				} else {
+					f.Close()
+				}
 			}
 		}
 	}
@@ -329,15 +372,18 @@ func (s *Session) persistIndex(x *histIndex) {
 	for i := from; i < x.n; i++ {
 		h, err := x.hashAt(s, i)
 		if err != nil {
+			if from > 0 {
+				f.Close()
+			}
 			return
 		}
 		ids = append(ids, h[:]...)
 	}
+	pcrc := crc32.Update(0, castagnoli, ids)
 	if from > 0 {
-		f, err := os.OpenFile(s.commitsPath(), os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
+		// The checksum goes on from the one of the ids on disk (a wrong
+		// prefix stays detected: its bytes do not give that checksum).
+		pcrc = crc32.Update(onDisk.pcrc, castagnoli, ids)
 		// Ids past the table on disk were never published; drop them.
 		_, werr := f.WriteAt(ids, int64(from)*20)
 		terr := f.Truncate(int64(x.n) * 20)
@@ -348,16 +394,25 @@ func (s *Session) persistIndex(x *histIndex) {
 		return
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\n%s %s %d %d %d\n", indexMagic, x.tip, x.base, x.n, x.edits, len(x.paths))
+	fmt.Fprintf(&b, "%s\n%s %s %d %d %d %08x\n", indexMagic, x.tip, x.base, x.n, x.edits, len(x.paths), pcrc)
 	for _, p := range x.paths {
 		t := x.touches[p]
 		fmt.Fprintf(&b, "%d %s %d %s %s\n", t.first, t.firstHash, t.last, t.lastHash, quotePath(p))
 	}
+	fmt.Fprintf(&b, "crc %08x\n", crc32.Checksum(b.Bytes(), castagnoli))
 	if writeAtomic(dir, s.indexPath(), b.Bytes()) != nil {
 		return
 	}
 	// x's ids are all on disk now; read again when needed.
-	x.persisted, x.ptip, x.tail, x.disk, x.diskRead = x.n, x.tip, nil, nil, false
+	x.persisted, x.ptip, x.pcrc, x.tail, x.disk, x.diskRead = x.n, x.tip, pcrc, nil, nil, false
+}
+
+// openCacheFile opens one of the index's files without following a
+// symlink (the open fails with ELOOP): what is there may have been put
+// there by anyone, and the cache never reads or writes outside the git dir
+// through it.
+func openCacheFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
 }
 
 // writeAtomic replaces name with b (no fsync: the index is a cache, and a

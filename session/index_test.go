@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -101,6 +102,14 @@ func TestHistoryIndexAnswersAsGit(t *testing.T) {
 		t.Fatalf("no index written after %d commits: %v", len(gh.ids), err)
 	}
 	goodCommits, _ := os.ReadFile(commits)
+	// The table's lines without its checksum line, and writing them back
+	// well-formed: what they say is wrong, which only the checks against
+	// the commits can tell.
+	tableLines := func() []string {
+		l := strings.Split(strings.TrimSuffix(string(good), "\n"), "\n")
+		return l[:len(l)-1]
+	}
+	writeTable := func(lines []string) { os.WriteFile(idx, session.ResealIndex(lines), 0o666) }
 
 	damage := []struct {
 		name string
@@ -122,24 +131,76 @@ func TestHistoryIndexAnswersAsGit(t *testing.T) {
 		}},
 		{"last touches swapped", func() {
 			// A well-formed index naming the wrong commits.
-			lines := strings.Split(string(good), "\n")
-			for i := 2; i+1 < len(lines)-1; i += 2 {
+			lines := tableLines()
+			for i := 2; i+1 < len(lines); i += 2 {
 				a, b := strings.SplitN(lines[i], " ", 5), strings.SplitN(lines[i+1], " ", 5)
 				a[3], b[3] = b[3], a[3]
 				lines[i], lines[i+1] = strings.Join(a, " "), strings.Join(b, " ")
 			}
-			os.WriteFile(idx, []byte(strings.Join(lines, "\n")), 0o666)
+			writeTable(lines)
+		}},
+		{"a last touch names a missing commit", func() {
+			lines := tableLines()
+			f := strings.SplitN(lines[2], " ", 5)
+			f[3] = strings.Repeat("ab", 20)
+			lines[2] = strings.Join(f, " ")
+			writeTable(lines)
+		}},
+		{"a first touch names a missing commit", func() {
+			lines := tableLines()
+			f := strings.SplitN(lines[3], " ", 5)
+			f[1] = strings.Repeat("cd", 20)
+			lines[3] = strings.Join(f, " ")
+			writeTable(lines)
+		}},
+		{"base missing", func() {
+			lines := tableLines()
+			f := strings.Split(lines[1], " ")
+			f[1] = strings.Repeat("ef", 20)
+			lines[1] = strings.Join(f, " ")
+			writeTable(lines)
+		}},
+		{"commits file zeroed in the middle", func() {
+			// As a crash may leave a file extended in place: its last id
+			// written, an earlier block not.
+			z := slices.Clone(goodCommits)
+			clear(z[20 : len(z)-20])
+			os.WriteFile(commits, z, 0o666)
+		}},
+		{"commits file with two ids swapped", func() {
+			z := slices.Clone(goodCommits)
+			for k := range 20 {
+				z[20*20+k], z[21*20+k] = z[21*20+k], z[20*20+k]
+			}
+			os.WriteFile(commits, z, 0o666)
 		}},
 		{"path dropped", func() {
-			lines := strings.Split(string(good), "\n")
-			os.WriteFile(idx, []byte(strings.Join(append(lines[:2:2], lines[3:]...), "\n")), 0o666)
+			// Its count too: well-formed, one path short.
+			lines := tableLines()
+			h := strings.Fields(lines[1])
+			n, _ := strconv.Atoi(h[4])
+			h[4] = strconv.Itoa(n - 1)
+			lines[1] = strings.Join(h, " ")
+			writeTable(append(lines[:2:2], lines[3:]...))
 		}},
 	}
+	// Forged: well-formed with its checksum; the answers checked against
+	// the commits catch it, Summarize's list of paths and base do not
+	// (only a walk could).
+	forged := map[string]bool{"path dropped": true, "base missing": true}
 	for _, d := range damage {
 		t.Run(d.name, func(t *testing.T) {
 			os.WriteFile(idx, good, 0o666)
 			os.WriteFile(commits, goodCommits, 0o666)
 			d.do()
+			// The summary first, before any other question drops a
+			// wrong index.
+			first, _ := session.New(r, "s")
+			if got, err := first.Summarize(); err != nil {
+				t.Fatal(err)
+			} else if want, _ := gh.touched(len(gh.ids) - 1); !forged[d.name] && (!reflect.DeepEqual(got.Paths, want) || got.Base.String() != gh.base) {
+				t.Errorf("Summarize on the damaged index: paths %v, base %s; git says %v, %s", got.Paths, got.Base, want, gh.base)
+			}
 			s, _ := session.New(r, "s")
 			checkIndexAnswers(t, s, gh, files)
 		})
