@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/git-edit/git-edit/session"
 )
@@ -133,16 +134,32 @@ func TestIndexFollowsRefMovedByOthers(t *testing.T) {
 // written back by one or the other under history.lock), readers from disk
 // are never served a half-written or older index unnoticed: every summary
 // and last touch agrees with a walk of the commits it was read for.
+// openSession is open for a goroutine other than the test's: it returns
+// the error instead of failing the test.
+func openSession(dir, name string) (*repo.Repo, *session.Session, error) {
+	r, err := repo.Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := session.New(r, name)
+	return r, s, err
+}
+
 func TestIndexReadersDuringWrites(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	r, _ := open(t, dir, "s")
+	paths := map[string][]repo.Path{"a.txt": resolve(t, r, dir, "a.txt"), "b.txt": resolve(t, r, dir, "b.txt")}
 	done := make(chan struct{})
 	errs := make(chan error, 3)
 	for w, p := range []string{"a.txt", "b.txt"} {
 		go func() {
 			for i := range 40 {
-				_, s := open(t, dir, "s")
-				if _, err := s.Apply(context.Background(), resolve(t, r, dir, p), session.RecordOutside,
+				_, s, err := openSession(dir, "s")
+				if err != nil {
+					errs <- err
+					return
+				}
+				if _, err := s.Apply(context.Background(), paths[p], session.RecordOutside,
 					setContent("test.set", map[string]string{p: fmt.Sprintf("w%d %d\n", w, i)})); err != nil {
 					errs <- err
 					return
@@ -154,7 +171,11 @@ func TestIndexReadersDuringWrites(t *testing.T) {
 	go func() {
 		defer close(done)
 		for reads := 0; ; reads++ {
-			_, s := open(t, dir, "s")
+			_, s, err := openSession(dir, "s")
+			if err != nil {
+				errs <- err
+				return
+			}
 			sum, err := s.Summarize()
 			if err != nil {
 				errs <- err
