@@ -36,7 +36,7 @@ func recordCommand() *cli.Command {
 		ArgsUsage: "[PATH...]",
 		Flags: []cli.Flag{rootFlag(), sessionFlag(),
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit message, such as the shell command that ran: first line the subject, the rest the body (default: \"record: PATHS changed on disk\")"},
-			&cli.BoolFlag{Name: "hook-input", Usage: "read an agent host's hook input (JSON, as Claude Code's and Codex's PostToolUse hooks send it) on stdin, and take the message from its tool_input.command"},
+			&cli.BoolFlag{Name: "hook-input", Usage: "read an agent host's hook input (JSON, as Claude Code's and Codex's PostToolUse hooks send it) on stdin, and take the message from its tool_input.command (the shell command that ran), or tool_name and tool_input.file_path"},
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -116,11 +116,14 @@ func modeString(m filemode.FileMode) string { return fmt.Sprintf("%06o", uint32(
 
 // hookCommand reads an agent host's hook input and returns the shell
 // command it names (tool_input.command: a string, or a list of arguments
-// as some hosts send), "" when it names none.
+// as some hosts send); for another tool, its name and tool_input.file_path
+// ("Write src/app.py"); "" when it names none.
 func hookCommand(r io.Reader) (string, error) {
 	var in struct {
+		ToolName  string `json:"tool_name"`
 		ToolInput struct {
-			Command json.RawMessage `json:"command"`
+			Command  json.RawMessage `json:"command"`
+			FilePath string          `json:"file_path"`
 		} `json:"tool_input"`
 	}
 	data, err := io.ReadAll(io.LimitReader(r, engine.MaxArgsBytes))
@@ -132,7 +135,8 @@ func hookCommand(r io.Reader) (string, error) {
 	}
 	cmd := in.ToolInput.Command
 	if len(cmd) == 0 || string(cmd) == "null" {
-		return "", nil
+		// A host's own file tool (Claude Code's Write, Edit): name it.
+		return strings.TrimSpace(in.ToolName + " " + in.ToolInput.FilePath), nil
 	}
 	var s string
 	if json.Unmarshal(cmd, &s) == nil {

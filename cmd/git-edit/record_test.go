@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -226,4 +229,180 @@ func TestRecordConvertedFile(t *testing.T) {
 	if got := gittest.Rev(t, dir, "refs/edits/default:c.txt"); got != want {
 		t.Errorf("c.txt recorded as %s, git add records %s", got, want)
 	}
+}
+
+// The README's hook configurations are real: each block's PostToolUse hook
+// on Bash, run as the host runs it (its command through the shell, the
+// hook input on stdin, in the project directory), records the shell
+// command's change as one record commit whose subject is the command; run
+// again, it records nothing and succeeds. The generic snippet too.
+func TestReadmeRecordHooks(t *testing.T) {
+	bin := binDir(t)
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "<!-- hooks: TestReadmeRecordHooks runs the command of each block below with a PostToolUse input on stdin -->"
+	_, rest, ok := strings.Cut(string(raw), marker)
+	if !ok {
+		t.Fatal("README lacks the hooks marker")
+	}
+	var blocks []string
+	for len(blocks) < 3 {
+		_, after, ok := strings.Cut(rest, "```")
+		if !ok {
+			t.Fatalf("README has %d code blocks after the hooks marker, want 3", len(blocks))
+		}
+		body, after2, _ := strings.Cut(after, "```")
+		blocks, rest = append(blocks, body), after2
+	}
+	type hookFile struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct{ Type, Command string }
+		} `json:"hooks"`
+	}
+	var commands []string
+	for i, b := range blocks[:2] {
+		lang, js, _ := strings.Cut(b, "\n")
+		var hf hookFile
+		if err := json.Unmarshal([]byte(js), &hf); lang != "json" || err != nil {
+			t.Fatalf("block %d (%s) is not a JSON hook file: %v\n%s", i, lang, err, js)
+		}
+		groups := hf.Hooks["PostToolUse"]
+		if len(groups) != 1 || groups[0].Matcher != "Bash" || len(groups[0].Hooks) != 1 || groups[0].Hooks[0].Type != "command" {
+			t.Fatalf("block %d: want one PostToolUse command hook on Bash: %+v", i, hf)
+		}
+		commands = append(commands, groups[0].Hooks[0].Command)
+	}
+	lang, snippet, _ := strings.Cut(blocks[2], "\n")
+	if lang != "sh" {
+		t.Fatalf("the third block is %q, want the sh snippet", lang)
+	}
+	commands = append(commands, strings.TrimSpace(snippet))
+
+	for i, command := range commands {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"app.py": "print('hello')\n", "gone.txt": "x\n"})
+			// A subdirectory: Claude Code's shell may have moved there;
+			// the hook still records the whole worktree.
+			sub := filepath.Join(dir, "pkg")
+			if err := os.Mkdir(sub, 0o777); err != nil {
+				t.Fatal(err)
+			}
+			shell := "sed -i 's/hello/there/' app.py && rm gone.txt && echo 'x = 1' > pkg/new.py"
+			sh(t, dir, shell)
+			input, _ := json.Marshal(map[string]any{
+				"session_id": "abc123", "transcript_path": "/tmp/t.jsonl", "cwd": dir, "hook_event_name": "PostToolUse",
+				"tool_name": "Bash", "tool_input": map[string]any{"command": shell, "description": "Edit files"},
+				"tool_response": map[string]any{"stdout": "", "stderr": "", "interrupted": false},
+			})
+			hook := func() (string, string) {
+				cmd := exec.Command("sh", "-c", command)
+				cmd.Dir = sub
+				cmd.Env = append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+					"CLAUDE_PROJECT_DIR="+dir, "COMMAND="+shell, "GIT_EDIT_SESSION=")
+				cmd.Stdin = strings.NewReader(string(input))
+				var out, errOut strings.Builder
+				cmd.Stdout, cmd.Stderr = &out, &errOut
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("hook %q: %v\nstdout: %s\nstderr: %s", command, err, out.String(), errOut.String())
+				}
+				return out.String(), errOut.String()
+			}
+			out, _ := hook()
+			refs := strings.Fields(gittest.Git(t, dir, "for-each-ref", "--format=%(refname)", "refs/edits/"))
+			if len(refs) != 1 {
+				t.Fatalf("hook made refs %v, want one session", refs)
+			}
+			if subject := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%s", refs[0])); subject != shell {
+				t.Errorf("record subject %q, want the shell command %q (output %q)", subject, shell, out)
+			}
+			want := []string{"A pkg/new.py", "D gone.txt", "M app.py"}
+			if got := nameStatus(t, dir, refs[0]); strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("the hook recorded %v, want %v", got, want)
+			}
+			tip := gittest.Rev(t, dir, refs[0])
+			if out, _ = hook(); !strings.Contains(out, "nothing to record") || gittest.Rev(t, dir, refs[0]) != tip {
+				t.Errorf("the hook run again: %q, ref %s (was %s)", out, gittest.Rev(t, dir, refs[0]), tip)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
+
+// --hook-input takes the message from the shapes hosts send.
+func TestHookCommand(t *testing.T) {
+	cases := []struct{ in, want, err string }{
+		{`{"tool_name":"Bash","tool_input":{"command":"sed -i s/a/b/ f"}}`, "sed -i s/a/b/ f", ""},
+		{`{"tool_name":"shell","tool_input":{"command":["bash","-lc","rm -f x"]}}`, "rm -f x", ""},
+		{`{"tool_input":{"command":["rm","-f","x"]}}`, "rm -f x", ""},
+		{`{"tool_name":"Write","tool_input":{"file_path":"src/app.py","content":"x"}}`, "Write src/app.py", ""},
+		{`{}`, "", ""},
+		{`not json`, "", "is not a hook's JSON input"},
+		{`{"tool_input":{"command":3}}`, "", "neither a string nor a list"},
+	}
+	for _, c := range cases {
+		got, err := hookCommand(strings.NewReader(c.in))
+		if got != c.want || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("hookCommand(%s) = %q, %v; want %q, error with %q", c.in, got, err, c.want, c.err)
+		}
+	}
+}
+
+// The README's record sample is what the commands print: each `$` line of
+// its console block runs in the quick start's repository after one
+// str_replace, and prints the lines shown (commit ids, ages and column
+// padding aside).
+func TestReadmeRecordSample(t *testing.T) {
+	bin := binDir(t)
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(raw), "### Shell and tool edits: `record`")
+	if !ok {
+		t.Fatal("README lacks the record section")
+	}
+	_, rest, _ = strings.Cut(rest, "```console\n")
+	block, _, _ := strings.Cut(rest, "```")
+	dir := gittest.NewWithCommit(t, map[string]string{"app.py": "def greet():\n    print(\"hello\")\n", "notes.txt": "notes\n"})
+	env := append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_EDIT_SESSION=", "NO_COLOR=1")
+	call := exec.Command("git", "edit", "call", "text_editor")
+	call.Dir, call.Env = dir, env
+	call.Stdin = strings.NewReader(`{"command":"str_replace","path":"app.py","old_str":"hello","new_str":"hello, world"}`)
+	if out, err := call.CombinedOutput(); err != nil {
+		t.Fatalf("call: %v\n%s", err, out)
+	}
+	ids := regexp.MustCompile(`\b[0-9a-f]{7}\b`)
+	ages := regexp.MustCompile(`\d+ seconds? ago`)
+	spaces := regexp.MustCompile(` {2,}`)
+	norm := func(s string) string {
+		return strings.TrimSpace(spaces.ReplaceAllString(ages.ReplaceAllString(ids.ReplaceAllString(s, "ID"), "AGO"), " "))
+	}
+	var command string
+	var want []string
+	check := func() {
+		if command == "" {
+			return
+		}
+		cmd := exec.Command("sh", "-c", command)
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", command, err, out)
+		}
+		if got, w := norm(string(out)), norm(strings.Join(want, "\n")); got != w {
+			t.Errorf("$ %s\nprints\n%s\nthe README shows\n%s", command, out, strings.Join(want, "\n"))
+		}
+	}
+	for _, line := range strings.Split(strings.TrimRight(block, "\n"), "\n") {
+		if c, ok := strings.CutPrefix(line, "$ "); ok {
+			check()
+			command, want = c, nil
+			continue
+		}
+		want = append(want, line)
+	}
+	check()
 }
