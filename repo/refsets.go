@@ -160,7 +160,7 @@ func (r *Repo) git(args ...string) *exec.Cmd {
 	return r.gitEnv(exec.Command("git", args...))
 }
 
-// gitEnv sets cmd's directory and environment as git describes.
+// gitEnv gives cmd the directory and environment git describes above.
 func (r *Repo) gitEnv(cmd *exec.Cmd) *exec.Cmd {
 	cmd.Dir = r.Top
 	for _, kv := range os.Environ() {
