@@ -52,8 +52,8 @@ func FindTarget(s Store, tip plumbing.Hash, path string, depth int) (Target, err
 		case session.OpSync:
 			return true, fmt.Errorf("%w: %s was changed outside git-edit (recorded in %s) before every edit of it still in effect, and undo never overwrites a person's changes; older versions are in `git log -p %s -- %s` if you need them",
 				ErrChangedOutside, path, c.String()[:12], s.Ref(), path)
-		default: // edit, redo, rollback: a change that undo can revert
-			if meta.Op == session.OpEdit {
+		default: // edit, record, redo, rollback: a change that undo can revert
+			if session.IsChange(meta.Op) {
 				edits++
 			}
 			if depth > 0 && edits > depth {

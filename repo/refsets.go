@@ -157,7 +157,11 @@ func updateRefError(names, stderr string, err error) error {
 // worktree's git dir (git finds the common dir, where refs/edits lives,
 // from it). LC_ALL=C keeps the messages updateRefError reads in English.
 func (r *Repo) git(args ...string) *exec.Cmd {
-	cmd := exec.Command("git", args...)
+	return r.gitEnv(exec.Command("git", args...))
+}
+
+// gitEnv gives cmd the directory and environment git describes above.
+func (r *Repo) gitEnv(cmd *exec.Cmd) *exec.Cmd {
 	cmd.Dir = r.Top
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")

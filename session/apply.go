@@ -157,7 +157,7 @@ func (s *Session) Apply(ctx context.Context, paths []repo.Path, policy OutsidePo
 
 // applyOnce is one attempt of Apply, under the edit lock.
 func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
-	tx, recorded, err := s.begin(ctx, paths)
+	tx, recorded, err := s.begin(ctx, paths, true)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -193,27 +193,15 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	sync := map[string]repo.Entry{}
 	if len(tx.Outside) > 0 {
 		var raw []string
-		for _, p := range tx.Outside {
-			f := tx.Files[p]
-			if !f.Exists {
-				sync[p] = repo.Entry{}
-				continue
-			}
-			blob, isRaw, err := s.storeContent(tx, p, f.Content, f.HashedBlob())
-			if err != nil {
-				return Outcome{}, err
-			}
-			if isRaw {
-				raw = append(raw, p)
-			}
-			sync[p] = repo.Entry{Hash: blob, Mode: f.Mode}
+		if sync, raw, err = s.storeDisk(tx, tx.Outside); err != nil {
+			return Outcome{}, err
 		}
 		meta := Meta{Op: OpSync, Session: s.Name, Paths: tx.Outside, Prev: prev, Raw: raw}
 		if meta.Stat, err = s.lineStats(tx.Outside, recorded, sync, tx.Files); err != nil {
 			return Outcome{}, err
 		}
 		subject := "sync: " + describePaths(tx.Outside) + " changed outside git-edit"
-		if out.Sync, err = s.commit(parent, sync, meta, subject, now); err != nil {
+		if out.Sync, err = s.commit(parent, sync, meta, subject, "", now); err != nil {
 			return Outcome{}, err
 		}
 		for _, p := range tx.Outside {
@@ -271,7 +259,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	if subject == "" {
 		subject = fmt.Sprintf("%s: %s", meta.Tool, describePaths(touched))
 	}
-	if out.Commit, err = s.commit(parent, entries, meta, subject, now); err != nil {
+	if out.Commit, err = s.commit(parent, entries, meta, subject, "", now); err != nil {
 		return Outcome{}, err
 	}
 	if err := batch.Flush(); err != nil {
@@ -307,8 +295,9 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 var conversionsOff bool
 
 // begin reads the session's state and the paths' disk state under the lock.
-// recorded holds each path's entry in the session's record.
-func (s *Session) begin(ctx context.Context, paths []repo.Path) (*Tx, map[string]repo.Entry, error) {
+// recorded holds each path's entry in the session's record. write says the
+// operation may write the paths: a read-only file is then refused.
+func (s *Session) begin(ctx context.Context, paths []repo.Path, write bool) (*Tx, map[string]repo.Entry, error) {
 	tip, err := s.Tip()
 	if err != nil {
 		return nil, nil, err
@@ -344,7 +333,7 @@ func (s *Session) begin(ctx context.Context, paths []repo.Path) (*Tx, map[string
 		if err != nil {
 			return nil, nil, &PathError{Path: p.Rel, Err: err}
 		}
-		if f.Exists {
+		if f.Exists && write {
 			// Refused before any planning: every path given to Apply is one
 			// the operation may write.
 			if err := f.CheckWritable(); err != nil {
@@ -507,7 +496,33 @@ func (s *Session) lineStats(paths []string, before, after map[string]repo.Entry,
 	return out, nil
 }
 
-func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, meta Meta, subject string, now time.Time) (plumbing.Hash, error) {
+// storeDisk stores the disk state of paths (read by begin) as the
+// session records it: the blob `git add` would make, or the bytes as they
+// are where converting would not give them back (raw, for Edit-Raw). A
+// missing file is the zero entry.
+func (s *Session) storeDisk(tx *Tx, paths []string) (entries map[string]repo.Entry, raw []string, err error) {
+	entries = make(map[string]repo.Entry, len(paths))
+	for _, p := range paths {
+		f := tx.Files[p]
+		if !f.Exists {
+			entries[p] = repo.Entry{}
+			continue
+		}
+		blob, isRaw, err := s.storeContent(tx, p, f.Content, f.HashedBlob())
+		if err != nil {
+			return nil, nil, err
+		}
+		if isRaw {
+			raw = append(raw, p)
+		}
+		entries[p] = repo.Entry{Hash: blob, Mode: f.Mode}
+	}
+	return entries, raw, nil
+}
+
+// commit stores parent's tree with entries replaced, and a commit of it
+// whose message is subject, body (if any) and meta's trailers.
+func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, meta Meta, subject, body string, now time.Time) (plumbing.Hash, error) {
 	tree, err := s.Repo.TreeOf(parent)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -515,7 +530,7 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, me
 	if tree, err = s.Repo.EditTree(tree, entries); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return s.Repo.StoreCommit(tree, parent, meta.Message(subject), now)
+	return s.Repo.StoreCommit(tree, parent, meta.MessageWithBody(subject, body), now)
 }
 
 // writeFiles puts every change on disk; before holds what was read, which

@@ -93,7 +93,7 @@ func (x *histIndex) add(c Commit) {
 	if x.seqs != nil {
 		x.seqs[c.Hash] = seq
 	}
-	if c.Meta.Op == OpEdit {
+	if IsChange(c.Meta.Op) {
 		x.edits++
 	}
 	for _, p := range c.Meta.Paths {

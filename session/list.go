@@ -27,7 +27,8 @@ type Summary struct {
 	// session commit (or the session is broken).
 	Tip plumbing.Hash
 	// Commits counts the session's commits; Edits those that a dialect
-	// made (Edit-Op: edit), not syncs, undos, redos or rollbacks.
+	// made or record took as the session's (Edit-Op: edit or record), not
+	// syncs, undos, redos or rollbacks.
 	Commits, Edits int
 	// Paths are the paths the session changed, in the order of their
 	// first change.

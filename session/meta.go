@@ -16,7 +16,16 @@ const (
 	OpUndo     = "undo"     // reverts an earlier commit's change to some paths
 	OpRedo     = "redo"     // reverts an undo
 	OpRollback = "rollback" // returns paths to an earlier state of the session
+	// OpRecord records changes made on disk by something else the agent
+	// ran (a shell command, a formatter) as the session's own: undo
+	// reverts it like an edit, where it stops at a sync.
+	OpRecord = "record"
 )
+
+// IsChange reports whether op is a change the session made (an edit, or
+// changes it recorded as its own): what undo reverts and undo depth
+// counts.
+func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 
 // Meta is what a session commit says about itself, in trailers at the end of
 // its message:
@@ -102,10 +111,20 @@ func (m Meta) Touches(path string) bool {
 }
 
 // Message renders the full commit message: subject, blank line, trailers.
-func (m Meta) Message(subject string) string {
+func (m Meta) Message(subject string) string { return m.MessageWithBody(subject, "") }
+
+// MessageWithBody renders the full commit message: subject, blank line,
+// body (when not empty) and a blank line, trailers. The trailers stay the
+// last paragraph, which is where ParseMeta reads them, whatever the body
+// holds.
+func (m Meta) MessageWithBody(subject, body string) string {
 	var b strings.Builder
 	b.WriteString(repo.OneLine(subject))
 	b.WriteString("\n\n")
+	if body = strings.Trim(body, "\n"); body != "" {
+		b.WriteString(body)
+		b.WriteString("\n\n")
+	}
 	fmt.Fprintf(&b, "Edit-Op: %s\n", m.Op)
 	if m.Tool != "" {
 		fmt.Fprintf(&b, "Edit-Tool: %s\n", m.Tool)

@@ -25,6 +25,8 @@
 //   - a cold `git-edit call text_editor str_replace` of a 50 KB file
 //     against `git add F && git commit -q` of the same change, in both
 //     repositories;
+//   - `git-edit record` of 3 files a shell changed against `git status`,
+//     in the big-index repository;
 //   - `git-edit tools` against the hello-world (process start);
 //   - a 10 MB str_replace against `sed -i` + `git add && git commit`, with
 //     git-edit's peak RSS;
@@ -296,6 +298,8 @@ func run(o options, stdout, logw io.Writer) (err error) {
 		ser("git add && git commit -q, git-shaped", gitCommit(shaped, base50k, false)), 0.3, true)
 	add(ser("cold git-edit str_replace, 50 KB, big-index", edit(big, "cold", file50k)),
 		ser("git add && git commit -q, big-index", gitCommit(big, base50k, false)), 0.15, false)
+	add(ser("git-edit record, 3 files changed by the shell, big-index", recordThree(big, bin)),
+		ser("git status, big-index", proc(big, "", "git", "status")), 2, false)
 	add(ser("git-edit tools (process start)", proc(shaped, "", bin, "tools")),
 		ser("Go hello-world", proc(shaped, "", hello)), 2, false)
 	tenMB := add(ser("cold git-edit str_replace, 10 MB, git-shaped", edit(shaped, "big", file10m)),
@@ -488,3 +492,32 @@ func textFile(size int) []byte {
 // counterLine is the one line of a bench file an edit changes; the ";"
 // keeps "counter: 1" from matching inside "counter: 12".
 func counterLine(c int) string { return fmt.Sprintf("counter: %d;", c) }
+
+// recordFiles are the files of the big-index repository the record row
+// changes, as a shell command would, before each timed `git-edit record`.
+var recordFiles = []string{packtest.Path(10), packtest.Path(50_010), packtest.Path(99_990)}
+
+// recordThree changes recordFiles (untimed: the shell's part), then times
+// one cold `git-edit record` of them in session "record", and checks that
+// it recorded a commit.
+func recordThree(dir, bin string) func(bool) (sample, error) {
+	round := 0
+	return func(rss bool) (sample, error) {
+		round++
+		for _, f := range recordFiles {
+			p := filepath.Join(dir, f)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return sample{}, err
+			}
+			if err := os.WriteFile(p, fmt.Appendf(b, "// shell edit %d\n", round), 0o644); err != nil {
+				return sample{}, err
+			}
+		}
+		s, out, err := timed(dir, nil, nil, rss, bin, "record", "--session", "record", "-m", fmt.Sprintf("shell edit %d", round))
+		if err == nil && !strings.Contains(string(out), "3 files changed") {
+			err = fmt.Errorf("git-edit record in %s recorded something else: %s", dir, out)
+		}
+		return s, err
+	}
+}

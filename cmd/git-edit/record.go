@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/session"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/urfave/cli/v2"
+)
+
+// recordOptions is what `git edit record` was asked to do.
+type recordOptions struct {
+	Root    string
+	Session string
+	Paths   []string
+	// Message is -m: its first line is the subject, the rest the body.
+	Message string
+	// HookInput reads an agent host's hook input (JSON) from Stdin and
+	// takes the message from it, unless Message is set.
+	HookInput bool
+
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+func recordCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "record",
+		Usage:     "record, as one commit of the session, every change on disk it has not recorded (what a shell command or another tool changed): modified, new (untracked, not ignored) and deleted files",
+		ArgsUsage: "[PATH...]",
+		Flags: []cli.Flag{rootFlag(), sessionFlag(),
+			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit message, such as the shell command that ran: first line the subject, the rest the body (default: \"record: PATHS changed on disk\")"},
+			&cli.BoolFlag{Name: "hook-input", Usage: "read an agent host's hook input (JSON, as Claude Code's and Codex's PostToolUse hooks send it) on stdin, and take the message from its tool_input.command (the shell command that ran), or tool_name and tool_input.file_path"},
+		},
+		OnUsageError: usageError,
+		Action: func(c *cli.Context) error {
+			return runRecord(c.Context, recordOptions{
+				Root: c.String("root"), Session: sessionName(c), Paths: c.Args().Slice(),
+				Message: c.String("message"), HookInput: c.Bool("hook-input"),
+				Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
+			})
+		},
+	}
+}
+
+// runRecord records the changes and reports them as `git commit` does: the
+// session and short id with the subject, the summary line, and a line per
+// file created, deleted or whose mode changed. With nothing to record it
+// says so, and succeeds.
+func runRecord(ctx context.Context, o recordOptions) error {
+	msg := o.Message
+	if o.HookInput && msg == "" {
+		var err error
+		if msg, err = hookCommand(o.Stdin); err != nil {
+			// The change matters more than its message: record it anyway.
+			fmt.Fprintf(o.Stderr, "warning: %v; recording without it\n", err)
+		}
+	}
+	subject, body, _ := strings.Cut(strings.TrimSpace(strings.ReplaceAll(msg, "\r\n", "\n")), "\n")
+	e, err := engine.Open(engine.Options{Root: o.Root, Session: o.Session})
+	if err != nil {
+		if errors.Is(err, session.ErrBadName) {
+			return err
+		}
+		return refused(err)
+	}
+	defer e.Close()
+	res, err := e.Record(ctx, o.Paths, subject, body)
+	for _, s := range res.Skipped {
+		fmt.Fprintf(o.Stderr, "warning: not recorded: %s: %v\n", s.Path, s.Reason)
+	}
+	if err != nil {
+		return refused(fmt.Errorf("record: %w; nothing was recorded", err))
+	}
+	if res.Commit.Hash.IsZero() {
+		where := ""
+		if len(o.Paths) > 0 {
+			where = " in " + strings.Join(o.Paths, ", ")
+		}
+		_, err := fmt.Fprintf(o.Stdout, "nothing to record%s: every file is as session %s last recorded it\n", where, e.Session.Name)
+		return err
+	}
+	return reportRecord(o.Stdout, e.Session.Name, res.Recorded)
+}
+
+// reportRecord prints what `git commit` prints after committing.
+func reportRecord(w io.Writer, name string, res session.Recorded) error {
+	fmt.Fprintf(w, "[%s %s] %s\n", name, res.Commit.Short(), res.Commit.Subject)
+	ins, dels := 0, 0
+	for _, st := range res.Commit.Meta.Stat {
+		ins, dels = ins+st.Added, dels+st.Removed
+	}
+	fmt.Fprintln(w, statSummary(len(res.Paths), ins, dels))
+	for _, p := range res.Paths {
+		before, after := res.Before[p], res.After[p]
+		switch {
+		case !before.Exists() && after.Exists:
+			fmt.Fprintf(w, " create mode %s %s\n", modeString(after.Mode), p)
+		case before.Exists() && !after.Exists:
+			fmt.Fprintf(w, " delete mode %s %s\n", modeString(before.Mode), p)
+		case before.Mode != after.Mode:
+			fmt.Fprintf(w, " mode change %s => %s %s\n", modeString(before.Mode), modeString(after.Mode), p)
+		}
+	}
+	return nil
+}
+
+// modeString is a mode as git prints it: 100644.
+func modeString(m filemode.FileMode) string { return fmt.Sprintf("%06o", uint32(m)) }
+
+// hookCommand reads an agent host's hook input and returns the shell
+// command it names (tool_input.command: a string, or a list of arguments
+// as some hosts send); for another tool, its name and tool_input.file_path
+// ("Write src/app.py"); "" when it names none.
+func hookCommand(r io.Reader) (string, error) {
+	var in struct {
+		ToolName  string `json:"tool_name"`
+		ToolInput struct {
+			Command  json.RawMessage `json:"command"`
+			FilePath string          `json:"file_path"`
+		} `json:"tool_input"`
+	}
+	data, err := io.ReadAll(io.LimitReader(r, engine.MaxArgsBytes))
+	if err != nil {
+		return "", fmt.Errorf("--hook-input: read stdin: %w", err)
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return "", fmt.Errorf("--hook-input: stdin is not a hook's JSON input (%v); pipe the host's hook input, or give -m MESSAGE", err)
+	}
+	cmd := in.ToolInput.Command
+	if len(cmd) == 0 || string(cmd) == "null" {
+		// A host's own file tool (Claude Code's Write, Edit): name it.
+		return strings.TrimSpace(in.ToolName + " " + in.ToolInput.FilePath), nil
+	}
+	var s string
+	if json.Unmarshal(cmd, &s) == nil {
+		return s, nil
+	}
+	var argv []string
+	if err := json.Unmarshal(cmd, &argv); err != nil {
+		return "", fmt.Errorf("--hook-input: tool_input.command is neither a string nor a list of strings")
+	}
+	// ["bash", "-lc", "sed -i … app.py"]: the script is the command.
+	if len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc") {
+		return argv[2], nil
+	}
+	return strings.Join(argv, " "), nil
+}
