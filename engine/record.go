@@ -30,14 +30,16 @@ type Skipped struct {
 // (untracked and not ignored) or deleted since the session's record of
 // them (its tip, or HEAD), in the whole root or under args (files or
 // directories, relative to the engine's directory). A second Record with
-// nothing new records nothing (Commit zero).
+// nothing new records nothing (Commit zero). op is session.OpRecord, or
+// session.OpSync to record the changes as the person's (see
+// session.Session.Record).
 //
 // Its cost follows what changed, not the repository: `git status` says
 // which paths differ from the index and HEAD (repo.StatusPaths), and the
 // paths the session recorded differently from HEAD are added (a shell
 // command may have put one back to HEAD's bytes, which git status does not
 // show). Only those are read and compared, as session.Apply compares them.
-func (e *Engine) Record(ctx context.Context, args []string, subject, body string) (Recorded, error) {
+func (e *Engine) Record(ctx context.Context, args []string, op, subject, body string) (Recorded, error) {
 	specs, err := e.recordSpecs(args)
 	if err != nil {
 		return Recorded{}, err
@@ -74,7 +76,7 @@ func (e *Engine) Record(ctx context.Context, args []string, subject, body string
 	// A path that cannot be read as a file is refused by the session with
 	// a *session.PathError: leave it out, say why, record the rest.
 	for len(paths) > 0 {
-		res.Recorded, err = e.Session.Record(ctx, paths, subject, body)
+		res.Recorded, err = e.Session.Record(ctx, paths, op, subject, body)
 		pe, ok := errors.AsType[*session.PathError](err)
 		if !ok {
 			break

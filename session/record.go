@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/git-edit/git-edit/repo"
@@ -30,10 +31,18 @@ type Recorded struct {
 // unchanged. It writes no file, so a read-only file is recorded as it is.
 // subject and body make the commit message (subject "" names the paths).
 //
+// op is OpRecord, or OpSync to record the disk as the person's before an
+// agent's shell command runs (undo then stops at it, as at any sync
+// commit, instead of reverting the person's changes). Other ops are an
+// internal error.
+//
 // A path that cannot be read as a file (a symlink, a directory, a file
 // over the size limit) fails with *PathError naming it, and nothing is
 // recorded; the caller may leave it out and call again.
-func (s *Session) Record(ctx context.Context, paths []repo.Path, subject, body string) (Recorded, error) {
+func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, body string) (Recorded, error) {
+	if op != OpRecord && op != OpSync {
+		return Recorded{}, fmt.Errorf("internal error: Record of op %q", op)
+	}
 	unlock, err := s.Repo.Lock(ctx)
 	if err != nil {
 		return Recorded{}, err
@@ -56,11 +65,15 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, subject, body s
 	if err != nil {
 		return Recorded{}, err
 	}
-	meta := Meta{Op: OpRecord, Session: s.Name, Paths: tx.Outside, Prev: prev, Raw: raw}
+	meta := Meta{Op: op, Session: s.Name, Paths: tx.Outside, Prev: prev, Raw: raw}
 	if meta.Stat, err = s.lineStats(tx.Outside, recorded, entries, tx.Files); err != nil {
 		return Recorded{}, err
 	}
-	if subject == "" {
+	switch {
+	case subject != "":
+	case op == OpSync:
+		subject = "sync: " + describePaths(tx.Outside) + " changed outside git-edit"
+	default:
 		subject = "record: " + describePaths(tx.Outside) + " changed on disk"
 	}
 	now := time.Now()

@@ -24,6 +24,10 @@ type recordOptions struct {
 	// HookInput reads an agent host's hook input (JSON) from Stdin and
 	// takes the message from it, unless Message is set.
 	HookInput bool
+	// Before records the changes as a sync commit, the person's: run
+	// before an agent's shell command (a PreToolUse hook), so that the
+	// record after it holds only what the command changed.
+	Before bool
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -36,13 +40,14 @@ func recordCommand() *cli.Command {
 		ArgsUsage: "[PATH...]",
 		Flags: []cli.Flag{rootFlag(), sessionFlag(),
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit message, such as the shell command that ran: first line the subject, the rest the body (default: \"record: PATHS changed on disk\")"},
+			&cli.BoolFlag{Name: "before", Usage: "record the changes as yours, a sync commit that undo stops at, not the agent's: run it before an agent's shell command (a PreToolUse hook), so that the record after the command holds only what the command changed"},
 			&cli.BoolFlag{Name: "hook-input", Usage: "read an agent host's hook input (JSON, as Claude Code's and Codex's PostToolUse hooks send it) on stdin, and take the message from its tool_input.command (the shell command that ran), or tool_name and tool_input.file_path"},
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			return runRecord(c.Context, recordOptions{
 				Root: c.String("root"), Session: sessionName(c), Paths: c.Args().Slice(),
-				Message: c.String("message"), HookInput: c.Bool("hook-input"),
+				Message: c.String("message"), HookInput: c.Bool("hook-input"), Before: c.Bool("before"),
 				Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 			})
 		},
@@ -63,6 +68,15 @@ func runRecord(ctx context.Context, o recordOptions) error {
 		}
 	}
 	subject, body, _ := strings.Cut(strings.TrimSpace(strings.ReplaceAll(msg, "\r\n", "\n")), "\n")
+	op := session.OpRecord
+	if o.Before {
+		// The subject says whose the changes are; the command that is
+		// about to run goes in the body.
+		op, subject, body = session.OpSync, "", strings.TrimSpace("before: "+subject+"\n"+body)
+		if msg == "" {
+			body = ""
+		}
+	}
 	e, err := engine.Open(engine.Options{Root: o.Root, Session: o.Session})
 	if err != nil {
 		if errors.Is(err, session.ErrBadName) {
@@ -71,7 +85,7 @@ func runRecord(ctx context.Context, o recordOptions) error {
 		return refused(err)
 	}
 	defer e.Close()
-	res, err := e.Record(ctx, o.Paths, subject, body)
+	res, err := e.Record(ctx, o.Paths, op, subject, body)
 	for _, s := range res.Skipped {
 		fmt.Fprintf(o.Stderr, "warning: not recorded: %s: %v\n", s.Path, s.Reason)
 	}

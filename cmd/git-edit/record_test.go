@@ -242,7 +242,7 @@ func TestReadmeRecordHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const marker = "<!-- hooks: TestReadmeRecordHooks runs the command of each block below with a PostToolUse input on stdin -->"
+	const marker = "<!-- hooks: TestReadmeRecordHooks runs the commands of each block below with PreToolUse and PostToolUse inputs on stdin -->"
 	_, rest, ok := strings.Cut(string(raw), marker)
 	if !ok {
 		t.Fatal("README lacks the hooks marker")
@@ -262,28 +262,37 @@ func TestReadmeRecordHooks(t *testing.T) {
 			Hooks   []struct{ Type, Command string }
 		} `json:"hooks"`
 	}
-	var commands []string
+	var commands [][2]string // before and after the shell command
 	for i, b := range blocks[:2] {
 		lang, js, _ := strings.Cut(b, "\n")
 		var hf hookFile
 		if err := json.Unmarshal([]byte(js), &hf); lang != "json" || err != nil {
 			t.Fatalf("block %d (%s) is not a JSON hook file: %v\n%s", i, lang, err, js)
 		}
-		groups := hf.Hooks["PostToolUse"]
-		if len(groups) != 1 || groups[0].Matcher != "Bash" || len(groups[0].Hooks) != 1 || groups[0].Hooks[0].Type != "command" {
-			t.Fatalf("block %d: want one PostToolUse command hook on Bash: %+v", i, hf)
+		var pair [2]string
+		for j, event := range []string{"PreToolUse", "PostToolUse"} {
+			groups := hf.Hooks[event]
+			if len(groups) != 1 || groups[0].Matcher != "Bash" || len(groups[0].Hooks) != 1 || groups[0].Hooks[0].Type != "command" {
+				t.Fatalf("block %d: want one %s command hook on Bash: %+v", i, event, hf)
+			}
+			pair[j] = groups[0].Hooks[0].Command
 		}
-		commands = append(commands, groups[0].Hooks[0].Command)
+		commands = append(commands, pair)
 	}
 	lang, snippet, _ := strings.Cut(blocks[2], "\n")
 	if lang != "sh" {
 		t.Fatalf("the third block is %q, want the sh snippet", lang)
 	}
-	commands = append(commands, strings.TrimSpace(snippet))
+	lines := strings.Split(strings.TrimSpace(snippet), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("the sh snippet has %d lines, want the one before and the one after the command", len(lines))
+	}
+	commands = append(commands, [2]string{lines[0], lines[1]})
 
-	for i, command := range commands {
+	for i, pair := range commands {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			dir := gittest.NewWithCommit(t, map[string]string{"app.py": "print('hello')\n", "gone.txt": "x\n"})
+			dir := gittest.NewWithCommit(t, map[string]string{"app.py": "print('hello')\n", "gone.txt": "x\n", "notes.txt": "n\n"})
+			gittest.WriteFile(t, dir, "notes.txt", "n\nmine\n") // the person's, uncommitted
 			// A subdirectory: Claude Code's shell may have moved there;
 			// the hook still records the whole worktree.
 			sub := filepath.Join(dir, "pkg")
@@ -291,13 +300,17 @@ func TestReadmeRecordHooks(t *testing.T) {
 				t.Fatal(err)
 			}
 			shell := "sed -i 's/hello/there/' app.py && rm gone.txt && echo 'x = 1' > pkg/new.py"
-			sh(t, dir, shell)
-			input, _ := json.Marshal(map[string]any{
-				"session_id": "abc123", "transcript_path": "/tmp/t.jsonl", "cwd": dir, "hook_event_name": "PostToolUse",
-				"tool_name": "Bash", "tool_input": map[string]any{"command": shell, "description": "Edit files"},
-				"tool_response": map[string]any{"stdout": "", "stderr": "", "interrupted": false},
-			})
-			hook := func() (string, string) {
+			hook := func(command string) (string, string) {
+				event := map[string]any{
+					"session_id": "abc123", "transcript_path": "/tmp/t.jsonl", "cwd": dir, "hook_event_name": "PostToolUse",
+					"tool_name": "Bash", "tool_input": map[string]any{"command": shell, "description": "Edit files"},
+					"tool_response": map[string]any{"stdout": "", "stderr": "", "interrupted": false},
+				}
+				if command == pair[0] {
+					event["hook_event_name"] = "PreToolUse"
+					delete(event, "tool_response")
+				}
+				input, _ := json.Marshal(event)
 				cmd := exec.Command("sh", "-c", command)
 				cmd.Dir = sub
 				cmd.Env = append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
@@ -310,7 +323,9 @@ func TestReadmeRecordHooks(t *testing.T) {
 				}
 				return out.String(), errOut.String()
 			}
-			out, _ := hook()
+			hook(pair[0])
+			sh(t, dir, shell)
+			out, _ := hook(pair[1])
 			refs := strings.Fields(gittest.Git(t, dir, "for-each-ref", "--format=%(refname)", "refs/edits/"))
 			if len(refs) != 1 {
 				t.Fatalf("hook made refs %v, want one session", refs)
@@ -322,8 +337,15 @@ func TestReadmeRecordHooks(t *testing.T) {
 			if got := nameStatus(t, dir, refs[0]); strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("the hook recorded %v, want %v", got, want)
 			}
+			before := gittest.Rev(t, dir, refs[0]+"~1")
+			if got := nameStatus(t, dir, before); strings.Join(got, "|") != "M notes.txt" {
+				t.Errorf("the hook before the command recorded %v, want the person's notes.txt", got)
+			}
+			if op := gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Edit-Op,valueonly)", before); strings.TrimSpace(op) != "sync" {
+				t.Errorf("the hook before the command recorded a %q commit, want sync", op)
+			}
 			tip := gittest.Rev(t, dir, refs[0])
-			if out, _ = hook(); !strings.Contains(out, "nothing to record") || gittest.Rev(t, dir, refs[0]) != tip {
+			if out, _ = hook(pair[1]); !strings.Contains(out, "nothing to record") || gittest.Rev(t, dir, refs[0]) != tip {
 				t.Errorf("the hook run again: %q, ref %s (was %s)", out, gittest.Rev(t, dir, refs[0]), tip)
 			}
 			gittest.Fsck(t, dir)
@@ -405,4 +427,44 @@ func TestReadmeRecordSample(t *testing.T) {
 		want = append(want, line)
 	}
 	check()
+}
+
+// TestRecordBeforeKeepsThePersonsChanges: `record --before` (a PreToolUse
+// hook) records the person's uncommitted changes as a sync commit, so the
+// record after the shell command holds only what the command changed, and
+// undo of it leaves the person's work alone.
+func TestRecordBeforeKeepsThePersonsChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the built binary")
+	}
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	gittest.WriteFile(t, dir, "a.txt", "a\nmine\n") // the person's, uncommitted
+	r := gitEdit(t, dir, "", nil, "record", "--before", "--session", "s", "-m", "sed -i s/b/B/ b.txt")
+	if r.code != 0 || !regexp.MustCompile(`^\[s [0-9a-f]{7}\] sync: a\.txt changed outside git-edit\n`).MatchString(r.stdout) {
+		t.Fatalf("record --before: %+v", r)
+	}
+	if got := gittest.Git(t, dir, "log", "-1", "--format=%B", "refs/edits/s"); !strings.Contains(got, "\nbefore: sed -i s/b/B/ b.txt\n") || !strings.Contains(got, "Edit-Op: sync\n") {
+		t.Errorf("the sync commit's message:\n%s", got)
+	}
+	sh(t, dir, "sed -i s/b/B/ b.txt")
+	r = gitEdit(t, dir, "", nil, "record", "--session", "s", "-m", "sed -i s/b/B/ b.txt")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "[s ") {
+		t.Fatalf("record: %+v", r)
+	}
+	if got := nameStatus(t, dir, "refs/edits/s"); strings.Join(got, "|") != "M b.txt" {
+		t.Errorf("the record after the command recorded %v, want only b.txt", got)
+	}
+	if r := gitEdit(t, dir, "", nil, "record", "--before", "--session", "s"); r.code != 0 || !strings.HasPrefix(r.stdout, "nothing to record") {
+		t.Errorf("a second record --before: %+v", r)
+	}
+	if r := gitEdit(t, dir, "", nil, "undo", "--session", "s"); r.code != 0 {
+		t.Fatalf("undo: %+v", r)
+	}
+	if got := gittest.ReadFile(t, dir, "b.txt"); got != "b\n" {
+		t.Errorf("after undo b.txt is %q, want the bytes before the command", got)
+	}
+	if got := gittest.ReadFile(t, dir, "a.txt"); got != "a\nmine\n" {
+		t.Errorf("after undo a.txt is %q: the person's change was reverted", got)
+	}
+	gittest.Fsck(t, dir)
 }
