@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -94,7 +95,8 @@ type member struct {
 }
 
 // objectMembers reads raw as one JSON object; ok is false when it is not
-// one (then the dialect's parser words the refusal).
+// one (then the dialect's parser words the refusal), and the members are
+// those read before what is wrong.
 func objectMembers(raw []byte) ([]member, bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -105,12 +107,12 @@ func objectMembers(raw []byte) ([]member, bool) {
 		prev := int(dec.InputOffset())
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, false
+			return out, false
 		}
 		key, _ := tok.(string)
 		var val json.RawMessage
 		if err := dec.Decode(&val); err != nil {
-			return nil, false
+			return out, false
 		}
 		m := member{key: key, value: val, end: int(dec.InputOffset()), comma: -1}
 		// The key starts after the whitespace and the comma before it.
@@ -125,7 +127,10 @@ func objectMembers(raw []byte) ([]member, bool) {
 		out = append(out, m)
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
-		return nil, false
+		return out, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return out, false
 	}
 	return out, true
 }
@@ -134,19 +139,17 @@ func objectMembers(raw []byte) ([]member, bool) {
 // member and one comma beside it are blanked out with spaces, so the
 // dialect's parser sees the other arguments where the call put them (its
 // refusals, offsets included, are those of the call without dry_run).
-// Arguments that are not one JSON object are passed on as they are, for
-// the dialect to refuse. dry_run must be true, false or null (absent).
+// Malformed arguments are passed on, for the dialect to refuse as it
+// would without dry_run (a dry_run read before what is wrong is taken
+// off). dry_run must be true, false or null (absent).
 func takeDryRun(args []byte) (rest []byte, dry bool, err error) {
 	if !bytes.Contains(args, []byte("dry_run")) && !bytes.Contains(args, []byte(`\u`)) {
 		return args, false, nil // no key can spell it: the common case, no parse
 	}
 	members, ok := objectMembers(args)
-	if !ok {
-		return args, false, nil
-	}
 	var out []byte
 	seen := false
-	for i, m := range members {
+	for _, m := range members {
 		if m.key != "dry_run" {
 			continue
 		}
@@ -165,9 +168,13 @@ func takeDryRun(args []byte) (rest []byte, dry bool, err error) {
 			out = bytes.Clone(args)
 		}
 		from, to := m.start, m.end
+		next := m.end
+		for next < len(args) && (args[next] == ' ' || args[next] == '\t' || args[next] == '\r' || args[next] == '\n') {
+			next++
+		}
 		switch {
-		case i+1 < len(members):
-			to = members[i+1].comma + 1 // through the comma after it
+		case next < len(args) && args[next] == ',':
+			to = next + 1 // through the comma after it
 		case m.comma >= 0:
 			from = m.comma // from the comma before it
 		}
@@ -178,6 +185,7 @@ func takeDryRun(args []byte) (rest []byte, dry bool, err error) {
 	if out == nil {
 		return args, false, nil
 	}
+	_ = ok // malformed: the dialect refuses; a dry_run read stays in force
 	return out, dry, nil
 }
 

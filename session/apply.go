@@ -155,14 +155,14 @@ func (s *Session) Apply(ctx context.Context, paths []repo.Path, policy OutsidePo
 	}
 }
 
-// Preview is Apply without effects, for a dry run: under the edit lock
-// it reads the paths, refuses as Apply refuses (a path it cannot read or
+// Preview is Apply without effects, for a dry run: under the edit lock,
+// shared (repo.Repo.LockShared, which creates no lock file), it reads the paths, refuses as Apply refuses (a path it cannot read or
 // write, an outside change under RefuseOutside, the plan's own errors),
 // and returns the Outcome Apply would return, with Commit and Sync zero.
 // It stores no object, writes no file and moves no ref; nothing a later
 // Apply reads is changed.
 func (s *Session) Preview(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
-	unlock, err := s.Repo.Lock(ctx)
+	unlock, err := s.Repo.LockShared(ctx)
 	if err != nil {
 		return Outcome{}, err
 	}
