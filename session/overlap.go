@@ -42,9 +42,62 @@ const MaxOverlapSessions = 16
 // so that a long-running process (the MCP server) keeps each one's history
 // index in memory between edits instead of reading it again. The zero
 // value is ready; it is safe for concurrent use.
+//
+// It also remembers each session's answers for the tip they were given
+// for: a session that recorded nothing since the last edit costs one
+// look-up.
 type Others struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
+	answers  map[string]*answers
+}
+
+// answers are InEffect's for one tip of a session, by path; a path absent
+// is not asked yet, a zero hash means no change in effect.
+type answers struct {
+	tip   plumbing.Hash
+	paths map[string]plumbing.Hash
+}
+
+// inEffect is s.InEffect through the remembered answers of others.
+func (o *Others) inEffect(s *Session, tip plumbing.Hash, paths []string) (map[string]plumbing.Hash, error) {
+	o.mu.Lock()
+	a := o.answers[s.Name]
+	if a == nil || a.tip != tip {
+		a = &answers{tip: tip, paths: map[string]plumbing.Hash{}}
+		if o.answers == nil {
+			o.answers = map[string]*answers{}
+		}
+		o.answers[s.Name] = a
+	}
+	found := map[string]plumbing.Hash{}
+	var ask []string
+	for _, p := range paths {
+		h, known := a.paths[p]
+		switch {
+		case !known:
+			ask = append(ask, p)
+		case !h.IsZero():
+			found[p] = h
+		}
+	}
+	o.mu.Unlock()
+	if len(ask) == 0 {
+		return found, nil
+	}
+	got, err := s.InEffect(tip, ask)
+	if err != nil {
+		return nil, err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, p := range ask {
+		a.paths[p] = got[p] // zero when not in effect
+		if h, ok := got[p]; ok {
+			found[p] = h
+		}
+	}
+	return found, nil
 }
 
 func (o *Others) get(r *repo.Repo, name string) (*Session, error) {
@@ -53,6 +106,7 @@ func (o *Others) get(r *repo.Repo, name string) (*Session, error) {
 	if s, ok := o.sessions[name]; ok && s.Repo == r {
 		return s, nil
 	}
+	delete(o.answers, name)
 	s, err := New(r, name)
 	if err != nil {
 		return nil, err
@@ -115,7 +169,7 @@ func (s *Session) Overlaps(others *Others, paths []string) ([]Overlap, error) {
 		if err != nil {
 			continue
 		}
-		if found[i], err = o.InEffect(c.tip, paths); err != nil {
+		if found[i], err = others.inEffect(o, c.tip, paths); err != nil {
 			found[i] = nil // broken or unreadable: no note
 		}
 	}
