@@ -48,7 +48,7 @@ func Definitions(names ...string) ([]ToolDef, error) {
 			Name:        n,
 			Title:       t.Title,
 			Description: strings.TrimSpace(t.Description),
-			InputSchema: json.RawMessage(t.Schema),
+			InputSchema: json.RawMessage(schemaOf(t)),
 			Annotations: Annotations{
 				Title:           t.Title,
 				ReadOnlyHint:    t.ReadOnly(),

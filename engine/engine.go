@@ -73,6 +73,8 @@ type Engine struct {
 	// their top directory: a file there is recorded in its own repository.
 	nested   map[string]*Engine
 	nestedMu sync.Mutex
+	// others caches the other sessions an edit's overlap check reads.
+	others session.Others
 }
 
 // Open validates the session name, finds the repository from opts.Root and
@@ -144,7 +146,7 @@ func Call(ctx context.Context, opts Options, name string, args []byte) (Result, 
 	// The answer is already made: a process that will not stop cannot
 	// change it, and Close waits for it anyway.
 	defer e.Close()
-	return t.Run(ctx, workspace{e: e, tool: t.Name}, args), nil
+	return e.run(ctx, t, args), nil
 }
 
 // Close stops the processes the engine keeps running for git's
@@ -178,7 +180,7 @@ func (e *Engine) Call(ctx context.Context, name string, args []byte) (Result, er
 	if err != nil {
 		return Result{}, err
 	}
-	return t.Run(ctx, workspace{e: e, tool: t.Name}, args), nil
+	return e.run(ctx, t, args), nil
 }
 
 // locate confines a path argument to the root and finds the engine of the

@@ -23,9 +23,16 @@ import (
 // confines paths, finds the repository that owns each, reads and changes
 // files through the session, and words the refusals of the layers below
 // for the agent, naming the tool.
+//
+// In a dry run (dry) it changes nothing: Change and Undo plan under the
+// lock as they would, then answer with what they would do (Outcome.Commit
+// is dryRunCommit when files would change), and MarkSeen records nothing.
+// rec, when set, collects what the call's operations did (or would do).
 type workspace struct {
 	e    *Engine
 	tool string
+	dry  bool
+	rec  *callRecord
 }
 
 var _ dialect.Workspace = workspace{}
@@ -76,6 +83,9 @@ func textOf(content []byte) ([]byte, ops.Encoding) {
 // again. content is the text the agent saw: for a UTF-16 file the decoded
 // text, whose blob id seen accepts as well as the file's own.
 func (w workspace) MarkSeen(arg string, content []byte) {
+	if w.dry {
+		return
+	}
 	if e, p, err := w.e.locate(arg); err == nil {
 		_ = e.Session.RecordSeen(p.Rel, repo.BlobHash(content))
 	}
@@ -90,7 +100,7 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 	if err != nil {
 		return dialect.Outcome{}, err
 	}
-	out, err := e.apply(ctx, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
+	out, err := w.apply(ctx, e, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		files := make([]dialect.File, len(paths))
 		// UTF-16 files by ID: the plan sees their text, and its changes
 		// are encoded back. nil (no allocation) when there is none.
@@ -133,6 +143,25 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 		return dialect.Outcome{}, explain(w.tool, naming(req.Paths, paths, err), err)
 	}
 	return outcome(out, req.Paths, paths), nil
+}
+
+// apply runs one operation in e, the engine of the repository that owns
+// its paths (see Engine.apply), or, in a dry run, previews it
+// (session.Session.Preview); either way the call's record gets what it
+// did. A dry run's outcome names dryRunCommit when files would change.
+func (w workspace) apply(ctx context.Context, e *Engine, paths []repo.Path, policy session.OutsidePolicy, plan func(*session.Tx) (session.Plan, error)) (session.Outcome, error) {
+	if !w.dry {
+		out, err := e.apply(ctx, paths, policy, plan)
+		if err == nil && !out.Commit.IsZero() {
+			w.rec.add(e, out)
+		}
+		return out, err
+	}
+	out, err := e.Session.Preview(ctx, paths, policy, plan)
+	if err == nil {
+		w.rec.add(e, out)
+	}
+	return out, err
 }
 
 // naming is how a refusal err of an operation on args (located as paths)
@@ -288,6 +317,8 @@ func outcome(out session.Outcome, args []string, paths []repo.Path) dialect.Outc
 	res := dialect.Outcome{Before: map[string]dialect.File{}, After: map[string]dialect.File{}}
 	if !out.Commit.IsZero() {
 		res.Commit = out.Commit.String()
+	} else if len(out.After) > 0 {
+		res.Commit = dryRunCommit // a preview: Apply commits whenever a file changes
 	}
 	for rel, f := range out.Before {
 		text, _ := textOf(f.Content)
@@ -308,7 +339,7 @@ func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, 
 		return dialect.Undone{}, err
 	}
 	var target history.Target
-	out, err := e.apply(ctx, []repo.Path{p}, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
+	out, err := w.apply(ctx, e, []repo.Path{p}, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
 		pl, t, err := history.PlanUndo(tx, e.Session, p.Rel, e.UndoDepth, tool)
 		target = t
 		return pl, err

@@ -30,9 +30,33 @@ func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open edit lock %s: %w", path, err)
 	}
+	return flock(ctx, f, syscall.LOCK_EX)
+}
+
+// LockShared takes the edit lock shared, for an operation that only reads
+// (a dry run): it waits for an operation holding the lock to finish, so it
+// never sees half of one, and runs beside other readers. It creates
+// nothing: where no lock file exists yet, no operation has written, and
+// it returns at once.
+func (r *Repo) LockShared(ctx context.Context) (unlock func(), err error) {
+	path := filepath.Join(r.StateDir(), "lock")
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open edit lock %s: %w", path, err)
+	}
+	return flock(ctx, f, syscall.LOCK_SH)
+}
+
+// flock takes how (LOCK_EX or LOCK_SH) on f, polling until it is free or
+// ctx ends; f is closed when it fails or is released.
+func flock(ctx context.Context, f *os.File, how int) (unlock func(), err error) {
+	path := f.Name()
 	wait := 100 * time.Microsecond
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if err == nil {
 			return func() {
 				syscall.Flock(int(f.Fd()), syscall.LOCK_UN)

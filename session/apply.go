@@ -145,7 +145,7 @@ func (s *Session) Apply(ctx context.Context, paths []repo.Path, policy OutsidePo
 	defer unlock()
 	repo.Pause("locked", "")
 	for attempt := 1; ; attempt++ {
-		out, err := s.applyOnce(ctx, paths, policy, plan)
+		out, err := s.applyOnce(ctx, paths, policy, plan, false)
 		// Start over only when everything was put back: after a failed
 		// restore, the disk holds bytes of this attempt that a new one
 		// would take for a person's.
@@ -155,8 +155,24 @@ func (s *Session) Apply(ctx context.Context, paths []repo.Path, policy OutsidePo
 	}
 }
 
-// applyOnce is one attempt of Apply, under the edit lock.
-func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
+// Preview is Apply without effects, for a dry run: under the edit lock,
+// shared (repo.Repo.LockShared, which creates no lock file), it reads the paths, refuses as Apply refuses (a path it cannot read or
+// write, an outside change under RefuseOutside, the plan's own errors),
+// and returns the Outcome Apply would return, with Commit and Sync zero.
+// It stores no object, writes no file and moves no ref; nothing a later
+// Apply reads is changed.
+func (s *Session) Preview(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error)) (Outcome, error) {
+	unlock, err := s.Repo.LockShared(ctx)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer unlock()
+	return s.applyOnce(ctx, paths, policy, plan, true)
+}
+
+// applyOnce is one attempt of Apply (dry: of Preview), under the edit
+// lock.
+func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error), dry bool) (Outcome, error) {
 	tx, recorded, err := s.begin(ctx, paths, true)
 	if err != nil {
 		return Outcome{}, err
@@ -179,6 +195,9 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	if err := ctx.Err(); err != nil {
 		return Outcome{}, err
+	}
+	if dry {
+		return preview(tx, changes), nil
 	}
 
 	batch := s.Repo.BeginBatch()
@@ -288,6 +307,22 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	// The ref names the objects now: the pack no longer needs its keep.
 	batch.Release()
 	return out, nil
+}
+
+// preview is the Outcome of changes as Apply reports it, without a commit.
+func preview(tx *Tx, changes []Change) Outcome {
+	out := Outcome{Before: map[string]repo.FileState{}, After: map[string]repo.FileState{}}
+	for _, c := range changes {
+		out.Before[c.Path] = tx.Files[c.Path]
+		after := repo.FileState{Path: c.Path, Exists: !c.Delete, Content: c.Content, Mode: c.Mode}
+		if c.Delete {
+			after.Content, after.Mode = nil, 0
+		} else {
+			after.Blob = repo.BlobHash(c.Content)
+		}
+		out.After[c.Path] = after
+	}
+	return out
 }
 
 // conversionsOff makes begin skip reading what decides conversions, as

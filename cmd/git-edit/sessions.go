@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,15 @@ type sessionSummary struct {
 	State string `json:"state"`
 	// Reads counts a read-only session's read records.
 	Reads int `json:"reads,omitempty"`
+	// Shared lists the paths on which this session's changes and another
+	// session's are both in effect, each with every such session.
+	Shared []sharedJSON `json:"shared,omitempty"`
+}
+
+// sharedJSON is a path two or more sessions' changes are in effect on.
+type sharedJSON struct {
+	Path     string   `json:"path"`
+	Sessions []string `json:"sessions"`
 }
 
 // summaryJSON is a session's summary as `sessions --json` prints it.
@@ -69,19 +79,29 @@ func sessionsCommand() *cli.Command {
 			if err != nil {
 				return refused(err)
 			}
-			return printSessions(c.App.Writer, sums, c.Bool("json"), time.Now())
+			shared, err := session.Shared(r, sums)
+			if err != nil {
+				return refused(err)
+			}
+			return printSessions(c.App.Writer, sums, shared, c.Bool("json"), time.Now())
 		},
 	}
 }
 
 // printSessions lists the sessions; a broken one is listed with what is
 // wrong and the command that removes it (exit status 0: the listing itself
-// worked).
-func printSessions(w io.Writer, sums []session.Summary, asJSON bool, now time.Time) error {
+// worked). Then, one line each, the paths on which two or more sessions'
+// changes are in effect (see session.Shared).
+func printSessions(w io.Writer, sums []session.Summary, shared []session.SharedPath, asJSON bool, now time.Time) error {
 	if asJSON {
 		out := make([]sessionSummary, len(sums))
 		for i, sum := range sums {
 			out[i] = summaryJSON(sum)
+			for _, sp := range shared {
+				if slices.Contains(sp.Sessions, sum.Name) {
+					out[i].Shared = append(out[i].Shared, sharedJSON{Path: sp.Path, Sessions: sp.Sessions})
+				}
+			}
 		}
 		return writeJSON(w, out)
 	}
@@ -107,6 +127,9 @@ func printSessions(w io.Writer, sums []session.Summary, asJSON bool, now time.Ti
 			fmt.Fprintf(w, "%s  %s (%s)  %s  base %s  last %s\n",
 				name, plural(s.Commits, "commit"), plural(s.Edits, "edit"), plural(len(s.Paths), "path"), base, age(s.Last, now))
 		}
+	}
+	for _, sp := range shared {
+		fmt.Fprintf(w, "shared: %s (%s)\n", sp.Path, strings.Join(sp.Sessions, ", "))
 	}
 	return nil
 }
