@@ -295,3 +295,13 @@ func pick(s Store, tip plumbing.Hash, name string, redo bool) (Reversal, error) 
 	}
 	return r, nil
 }
+
+// PlanSelectiveAt is PlanSelective for reversals chosen at tip: it
+// refuses, with ErrMoved, when the session moved since (another process
+// recorded a commit before the lock was taken).
+func PlanSelectiveAt(tx *session.Tx, s Store, tip plumbing.Hash, rs []Reversal, op, tool string, force bool) (Planned, error) {
+	if tx.Tip != tip {
+		return Planned{}, moved(s)
+	}
+	return PlanSelective(tx, s, rs, op, tool, force)
+}
