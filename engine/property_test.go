@@ -1115,7 +1115,7 @@ func (s *propSession) afterRevert(what, op string, force bool, before map[string
 		s.fatalf("%s reverted paths %v; the model expects %v", what, got, paths)
 	}
 	for _, p := range paths {
-		if got, want := state(after, p), s.revertResult(target, p, before, force); got != want {
+		if got, want := state(after, p), first(s.revertResult(target, p, before, force)); got != want {
 			s.fatalf("%s: %s is %s; the model expects %s (before %s (%s) it was %s)", what, p, shorten(got), shorten(want), target.hash, target.op, shorten(target.before[p]))
 		}
 	}
@@ -1132,19 +1132,16 @@ var errPropConflict = errors.New("conflicts with later changes")
 // left it the base, the disk the ours, the file before target the theirs;
 // a creation undone removes the file only if it is unchanged, a file
 // missing on either side since is a conflict; a conflict puts p back whole
-// as before target when forced. It returns "" for a conflict not forced.
-func (s *propSession) revertResult(target *propCommit, p string, now map[string]string, force bool) string {
+// as before target when forced. ok is false for a conflict not forced.
+func (s *propSession) revertResult(target *propCommit, p string, now map[string]string, force bool) (result string, ok bool) {
 	before, after, ours := target.before[p], state(s.recAt[target.seq], p), state(now, p)
 	switch {
 	case ours == after:
-		return before
+		return before, true
 	case ours == before:
-		return ours
+		return ours, true
 	case ours == gittest.Missing || before == gittest.Missing || after == gittest.Missing:
-		if force {
-			return before
-		}
-		return ""
+		return before, force
 	}
 	dir := s.t.TempDir()
 	for name, content := range map[string]string{"base": after, "ours": ours, "theirs": before} {
@@ -1155,14 +1152,13 @@ func (s *propSession) revertResult(target *propCommit, p string, now map[string]
 	cmd := exec.Command("git", "merge-file", "-p", "ours", "base", "theirs")
 	cmd.Dir = dir
 	out, err := cmd.Output()
-	switch {
-	case err == nil:
-		return string(out)
-	case force:
-		return before
+	if err == nil {
+		return string(out), true
 	}
-	return ""
+	return before, force
 }
+
+func first(s string, _ bool) string { return s }
 
 // predictConflict turns a predicted revert that conflicts into the
 // refusal the model expects.
@@ -1171,7 +1167,8 @@ func (s *propSession) predictConflict(target *propCommit, paths []string, force 
 		return nil
 	}
 	for _, p := range paths {
-		if s.revertResult(target, p, s.disk, force) == "" {
+		if _, ok := s.revertResult(target, p, s.disk, force); !ok {
+			s.note("the model expects %s of %s to conflict: before %q, after %q, now %q", target.hash[:7], p, target.before[p], state(s.recAt[target.seq], p), state(s.disk, p))
 			return errPropConflict
 		}
 	}
