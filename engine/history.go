@@ -31,6 +31,12 @@ type Reverted struct {
 	// Discarded lists the person's work a forced rollback removed from the
 	// worktree (it stays in history); empty otherwise.
 	Discarded []history.Discard
+	// Reversals are what an undo or redo took back (Target is the first's).
+	Reversals []history.Reversal
+	// Whole lists the paths of a forced undo or redo that conflicted and
+	// went back whole, as they were before the target: what changed them
+	// since is removed too (history.WhatElse says what).
+	Whole []string
 }
 
 // PathChange is what an undo, redo or rollback did to one of its paths.
@@ -65,27 +71,57 @@ func (r Reverted) Changes() []PathChange {
 	return out
 }
 
-// Undo reverts the last edit still in effect: of path, or (path "") the
-// newest one of the session, for all of its paths still in effect. Paths
-// changed on disk since the session last recorded them are refused with
-// *session.OutsideChangeError unless force, which records them as a sync
-// commit first. Nothing to undo, depth reached, and an undo that would
-// cross a change made outside git-edit are refused (history's sentinels).
+// Undo takes back the last edit still in effect: of path, or (path "")
+// the newest one of the session, for all of its paths still in effect. It
+// is selective (history.PlanSelective): the edit's own change is
+// reverse-applied to the file as it is now, so later changes elsewhere in
+// it stay; a file changed on disk since the session last recorded it is
+// recorded first as a sync commit, and kept the same way. Where the same
+// lines changed since, it refuses with *history.ConflictError, unless
+// force: then the path goes back whole, as it was before the edit
+// (Reverted.Whole). Nothing to undo and depth reached are refused
+// (history's sentinels).
 func (e *Engine) Undo(ctx context.Context, path string, force bool) (Reverted, error) {
 	return e.revert(ctx, path, force, false)
 }
 
-// Redo re-applies the last undo: of path, or (path "") the newest undo of
-// the session still redoable, as long as nothing changed those paths since.
+// Redo re-applies, selectively as Undo takes back, the last undo: of path
+// (as long as nothing else changed it since), or (path "") the newest undo
+// of the session still redoable.
 func (e *Engine) Redo(ctx context.Context, path string, force bool) (Reverted, error) {
 	return e.revert(ctx, path, force, true)
 }
 
-func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Reverted, error) {
-	op, tool, verb := session.OpUndo, "git-edit undo", "undo"
+// UndoEdit takes back the commit name names (a commit id prefix,
+// SESSION~N or tip~N, as `show` reads them; see history.PickUndo), for its
+// paths still in effect, whatever came after it: selectively, as Undo.
+func (e *Engine) UndoEdit(ctx context.Context, name string, force bool) (Reverted, error) {
+	return e.revertNamed(ctx, name, force, false)
+}
+
+// RedoEdit re-applies what the undo name names took back, selectively,
+// whatever came after it.
+func (e *Engine) RedoEdit(ctx context.Context, name string, force bool) (Reverted, error) {
+	return e.revertNamed(ctx, name, force, true)
+}
+
+// UndoSet takes back several commits of the session in one undo commit
+// (all or nothing), each for the paths given: rs go newest first and were
+// chosen at tip (history.PickUndo, InEffect); if the session moved since,
+// it refuses with history.ErrMoved. Selective and forced as Undo.
+func (e *Engine) UndoSet(ctx context.Context, tip plumbing.Hash, rs []history.Reversal, force bool) (Reverted, error) {
+	return e.revertSet(ctx, tip, rs, force, false)
+}
+
+func revertNames(redo bool) (op, tool, verb string) {
 	if redo {
-		op, tool, verb = session.OpRedo, "git-edit redo", "redo"
+		return session.OpRedo, "git-edit redo", "redo"
 	}
+	return session.OpUndo, "git-edit undo", "undo"
+}
+
+func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Reverted, error) {
+	op, tool, verb := revertNames(redo)
 	var res Reverted
 	if path != "" {
 		e, p, err := e.locateRecorded(path)
@@ -93,15 +129,21 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 			return res, err
 		}
 		res.Paths = []string{p.Rel}
-		res.Outcome, err = e.apply(ctx, []repo.Path{p}, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
-			var pl session.Plan
+		res.Outcome, err = e.apply(ctx, []repo.Path{p}, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
+			var t history.Target
 			var err error
 			if redo {
-				pl, res.Target, err = history.PlanRedo(tx, e.Session, p.Rel, tool)
+				t, err = history.FindRedo(e.Session, tx.Tip, p.Rel)
 			} else {
-				pl, res.Target, err = history.PlanUndo(tx, e.Session, p.Rel, e.UndoDepth, tool)
+				t, err = history.FindTarget(e.Session, tx.Tip, p.Rel, e.UndoDepth)
 			}
-			return pl, err
+			if err != nil {
+				return session.Plan{}, err
+			}
+			res.Target, res.Reversals = t, []history.Reversal{{Target: t, Paths: res.Paths}}
+			pl, err := history.PlanSelective(tx, e.Session, res.Reversals, op, tool, force)
+			res.Whole = pl.Whole
+			return pl.Plan, err
 		})
 		return res, e.replaced(verb, []repo.Path{p}, err)
 	}
@@ -109,15 +151,53 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 	if err != nil {
 		return res, err
 	}
-	if res.Target, res.Paths, err = history.Latest(e.Session, tip, redo, e.UndoDepth); err != nil {
+	t, paths, err := history.Latest(e.Session, tip, redo, e.UndoDepth)
+	if err != nil {
 		return res, err
+	}
+	return e.revertSet(ctx, tip, []history.Reversal{{Target: t, Paths: paths}}, force, redo)
+}
+
+func (e *Engine) revertNamed(ctx context.Context, name string, force, redo bool) (Reverted, error) {
+	tip, err := e.Session.Tip()
+	if err != nil {
+		return Reverted{}, err
+	}
+	pick := history.PickUndo
+	if redo {
+		pick = history.PickRedo
+	}
+	r, err := pick(e.Session, tip, name)
+	if err != nil {
+		return Reverted{}, err
+	}
+	return e.revertSet(ctx, tip, []history.Reversal{r}, force, redo)
+}
+
+// revertSet applies the selective undo (or redo) of rs, chosen at tip.
+func (e *Engine) revertSet(ctx context.Context, tip plumbing.Hash, rs []history.Reversal, force, redo bool) (Reverted, error) {
+	op, tool, verb := revertNames(redo)
+	res := Reverted{Reversals: rs}
+	if len(rs) > 0 {
+		res.Target = rs[0].Target
+	}
+	seen := map[string]bool{}
+	for _, r := range rs {
+		for _, p := range r.Paths {
+			if !seen[p] {
+				seen[p] = true
+				res.Paths = append(res.Paths, p)
+			}
+		}
 	}
 	paths, err := e.historyPaths(res.Paths, verb)
 	if err != nil {
 		return res, err
 	}
-	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
-		return history.PlanRevert(tx, e.Session, tip, res.Target, res.Paths, op, tool)
+	res.Outcome, err = e.apply(ctx, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
+		pl, err := history.PlanSelectiveAt(tx, e.Session, tip, rs, op, tool, force)
+		res.Whole = pl.Whole
+		return pl.Plan, err
 	})
 	return res, e.replaced(verb, paths, err)
 }

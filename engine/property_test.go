@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -875,14 +876,14 @@ var (
 // The model of what undo and redo pick is two stacks per path, built from
 // the operations the test made (not by walking the session's history, so
 // that it shares no code or shape with the history package): undoable[p]
-// holds the changes of p an undo may revert, oldest first, with a person's
-// change (a sync commit) as a wall undo does not pass; redoable[p] holds
-// the undos of p a redo may re-apply. An edit or rollback of p is pushed
-// on undoable and empties redoable (redoing would overwrite it); an undo
-// moves its target off undoable and pushes itself on redoable; a redo moves
-// its target off redoable and pushes itself on undoable, so it can be
-// undone like an edit; a sync is pushed on undoable as a wall and empties
-// redoable.
+// holds the changes of p an undo may revert, oldest first; redoable[p]
+// holds the undos of p a redo by path may re-apply. An edit or rollback of
+// p is pushed on undoable and empties redoable (a redo by path re-applies
+// only the newest undo); an undo moves its target off undoable and pushes
+// itself on redoable; a redo moves its target off redoable and pushes
+// itself on undoable, so it can be undone like an edit; a sync (a person's
+// change) is never undone, so it is not pushed, but it empties redoable.
+// What an undo writes is predicted by revertResult, with git merge-file.
 func (s *propSession) track(c *propCommit, p string, target *propCommit) {
 	switch c.op {
 	case "undo":
@@ -895,19 +896,20 @@ func (s *propSession) track(c *propCommit, p string, target *propCommit) {
 		// A sync recorded by the same operation already emptied it.
 		s.redoable[p] = slices.DeleteFunc(s.redoable[p], func(x *propCommit) bool { return x == target })
 		s.undoable[p] = append(s.undoable[p], c)
-	default: // edit, rollback, sync
+	case "sync":
+		s.redoable[p] = nil
+	default: // edit, rollback
 		s.undoable[p] = append(s.undoable[p], c)
 		s.redoable[p] = nil
 	}
 }
 
 // undoTarget is what an undo of p reverts: the top of p's undo stack;
-// nothing when it is empty, and a refusal when the top is a person's
-// change. README: "The last edit.undoDepth edits of a file can be undone
-// ... Every edit counts, undone or not": when more than depth edits of p
-// were made since that answer (the target itself included; all since the
-// wall or the session's start when there is no target), undo refuses with
-// the depth error instead.
+// nothing when it is empty. README: "The last edit.undoDepth edits of a
+// file can be undone ... Every edit counts, undone or not": when more than
+// depth edits of p were made since that answer (the target itself
+// included; all since the session's start when there is no target), undo
+// refuses with the depth error instead.
 func (s *propSession) undoTarget(p string) (*propCommit, error) {
 	var top *propCommit
 	if n := len(s.undoable[p]); n > 0 {
@@ -916,9 +918,6 @@ func (s *propSession) undoTarget(p string) (*propCommit, error) {
 	since := 0 // the first commit whose edits count
 	if top != nil {
 		since = top.seq
-		if top.op == "sync" {
-			since++
-		}
 	}
 	edits := 0
 	for _, c := range s.commits[since:] {
@@ -931,8 +930,6 @@ func (s *propSession) undoTarget(p string) (*propCommit, error) {
 		return nil, errPropDepth
 	case top == nil:
 		return nil, errPropNothing
-	case top.op == "sync":
-		return nil, errPropOutside
 	}
 	return top, nil
 }
@@ -1009,25 +1006,18 @@ func (s *propSession) predictRevert(path string, force, redo bool) (*propCommit,
 	var err error
 	if path != "" {
 		paths = []string{path}
-		if !force && state(s.disk, path) != s.recOf(path) {
-			return nil, nil, errPropOutside
-		}
 		if redo {
 			t, err = s.redoTarget(path)
 		} else {
 			t, err = s.undoTarget(path)
 		}
-		return t, paths, err
+	} else {
+		t, paths, err = s.latest(redo)
 	}
-	if t, paths, err = s.latest(redo); err != nil {
-		return nil, nil, err
+	if err == nil {
+		err = s.predictConflict(t, paths, force)
 	}
-	for _, p := range paths {
-		if !force && state(s.disk, p) != s.recOf(p) {
-			return nil, nil, errPropOutside
-		}
-	}
-	return t, paths, nil
+	return t, paths, err
 }
 
 // pickTouched returns a path the session touched, or sometimes one it did
@@ -1066,7 +1056,7 @@ func (s *propSession) historyStepOn(kind, path string) {
 		op = e.Redo
 	}
 	rev, err := op(context.Background(), path, force)
-	s.afterRevert(fmt.Sprintf("%s(%q, force %v)", kind, path, force), kind, before, tip, rev, err, target, paths, perr)
+	s.afterRevert(fmt.Sprintf("%s(%q, force %v)", kind, path, force), kind, force, before, tip, rev, err, target, paths, perr)
 	s.again = nil
 	if err == nil {
 		s.again = &propAgain{kind, path}
@@ -1090,11 +1080,11 @@ func (s *propSession) undoEditTool(path string) {
 	} else if target != nil {
 		rev.Paths = []string{path}
 	}
-	s.afterRevert(fmt.Sprintf("text_editor undo_edit %s", path), "undo", before, tip, rev, err, target, paths, perr)
+	s.afterRevert(fmt.Sprintf("text_editor undo_edit %s", path), "undo", false, before, tip, rev, err, target, paths, perr)
 }
 
 // afterRevert checks an undo or redo against the model's prediction.
-func (s *propSession) afterRevert(what, op string, before map[string]string, tip string, rev engine.Reverted, err error, target *propCommit, paths []string, perr error) {
+func (s *propSession) afterRevert(what, op string, force bool, before map[string]string, tip string, rev engine.Reverted, err error, target *propCommit, paths []string, perr error) {
 	s.t.Helper()
 	outcome := "ok"
 	if err != nil {
@@ -1125,11 +1115,64 @@ func (s *propSession) afterRevert(what, op string, before map[string]string, tip
 		s.fatalf("%s reverted paths %v; the model expects %v", what, got, paths)
 	}
 	for _, p := range paths {
-		if got, want := state(after, p), target.before[p]; got != want {
-			s.fatalf("%s: %s is %s; before %s (%s) it was %s", what, p, shorten(got), target.hash, target.op, shorten(want))
+		if got, want := state(after, p), first(s.revertResult(target, p, before, force)); got != want {
+			s.fatalf("%s: %s is %s; the model expects %s (before %s (%s) it was %s)", what, p, shorten(got), shorten(want), target.hash, target.op, shorten(target.before[p]))
 		}
 	}
 	s.recordSuccess(what, paths, before, after, tip, tipAfter, op, target)
+}
+
+// errPropConflict: the undo's or redo's merge conflicts, and it is not
+// forced.
+var errPropConflict = errors.New("conflicts with later changes")
+
+// revertResult is what a selective undo or redo of target writes to p,
+// which is on disk as now[p] (README, Undo): target's change taken back
+// by `git merge-file` (run here, on temporary files), the file as target
+// left it the base, the disk the ours, the file before target the theirs;
+// a creation undone removes the file only if it is unchanged, a file
+// missing on either side since is a conflict; a conflict puts p back whole
+// as before target when forced. ok is false for a conflict not forced.
+func (s *propSession) revertResult(target *propCommit, p string, now map[string]string, force bool) (result string, ok bool) {
+	before, after, ours := target.before[p], state(s.recAt[target.seq], p), state(now, p)
+	switch {
+	case ours == after:
+		return before, true
+	case ours == before:
+		return ours, true
+	case ours == gittest.Missing || before == gittest.Missing || after == gittest.Missing:
+		return before, force
+	}
+	dir := s.t.TempDir()
+	for name, content := range map[string]string{"base": after, "ours": ours, "theirs": before} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			s.fatalf("%v", err)
+		}
+	}
+	cmd := exec.Command("git", "merge-file", "-p", "ours", "base", "theirs")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err == nil {
+		return string(out), true
+	}
+	return before, force
+}
+
+func first(s string, _ bool) string { return s }
+
+// predictConflict turns a predicted revert that conflicts into the
+// refusal the model expects.
+func (s *propSession) predictConflict(target *propCommit, paths []string, force bool) error {
+	if target == nil {
+		return nil
+	}
+	for _, p := range paths {
+		if _, ok := s.revertResult(target, p, s.disk, force); !ok {
+			s.note("the model expects %s of %s to conflict: before %q, after %q, now %q", target.hash[:7], p, target.before[p], state(s.recAt[target.seq], p), state(s.disk, p))
+			return errPropConflict
+		}
+	}
+	return nil
 }
 
 // rollbackStep is engine Rollback, to the start or to a random commit.

@@ -339,7 +339,9 @@ func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, 
 		return dialect.Undone{}, err
 	}
 	var target history.Target
-	out, err := w.apply(ctx, e, []repo.Path{p}, session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
+	// The person's bytes are recorded first and kept: the undo is
+	// selective (history.PlanSelective).
+	out, err := w.apply(ctx, e, []repo.Path{p}, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		pl, t, err := history.PlanUndo(tx, e.Session, p.Rel, e.UndoDepth, tool)
 		target = t
 		return pl, err
@@ -363,9 +365,18 @@ func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, 
 // its kind.
 func explain(tool, arg string, err error) error {
 	var outside *session.OutsideChangeError
+	var conflict *history.ConflictError
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &conflict):
+		c := conflict.Conflicts[0]
+		if len(c.Lines) == 0 {
+			return worded(err, nil, "the last edit of %s (%s) cannot be undone: the file is %s; nothing was undone. View the file and edit it directly instead",
+				arg, c.Target.String()[:12], c.Reason)
+		}
+		return worded(err, nil, "the last edit of %s (%s) cannot be undone: the lines it changed were changed again since (%s of the file as it is now), and undo keeps later changes; nothing was undone. View the file and change those lines directly instead",
+			arg, c.Target.String()[:12], strings.TrimPrefix(c.String(), c.Path+" "))
 	case errors.Is(err, repo.ErrIsDirectory):
 		// Before refused paths: the worktree's top directory is both.
 		return worded(err, dialect.ErrIsDirectory, "path is a directory: %s; %s works on files: give the path of a file", arg, tool)

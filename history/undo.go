@@ -3,7 +3,6 @@ package history
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/git-edit/git-edit/session"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -12,17 +11,19 @@ import (
 // Errors callers branch on. Each comes wrapped in a message that names the
 // path and says what to do instead.
 var (
-	// ErrNothingToUndo: the session has no edit of the path left in effect.
+	// ErrNothingToUndo: the session has no edit of the path left in effect,
+	// or the edit named is undone already.
 	ErrNothingToUndo = errors.New("nothing to undo")
 	// ErrUndoDepth: the edit to undo is further back than edit.undoDepth allows.
 	ErrUndoDepth = errors.New("undo depth reached")
-	// ErrChangedOutside: the path was changed outside git-edit before the
-	// edit that would be undone; undo does not reach past that point.
-	ErrChangedOutside = errors.New("undo stops at a change made outside git-edit")
 	// ErrNothingToRedo: no undo to redo, or the path changed since.
 	ErrNothingToRedo = errors.New("nothing to redo")
 	// ErrMoved: the session gained commits between planning and the lock.
 	ErrMoved = errors.New("session moved")
+	// ErrNotRevertible: the commit named is not one the operation takes
+	// back: a sync commit (the person's bytes) for undo, anything but an
+	// undo for redo.
+	ErrNotRevertible = errors.New("not a commit this operation reverts")
 )
 
 // DefaultUndoDepth is how many edits of one file undo reaches back unless git
@@ -37,41 +38,77 @@ type Target struct {
 
 // FindTarget returns the latest commit on path's chain in session s, up to
 // tip, whose change to path is still in effect: walking the chain newest
-// first, each undo cancels the next edit or redo below it. depth bounds how
-// many edit commits of the path may lie between the newest and the target
-// (the target included); 0 means unlimited. The walk stops, with
-// ErrChangedOutside, at a sync commit: before it lies what the person wrote,
-// which an undo must not overwrite.
+// first, an undo or redo in effect takes back the commits it names
+// (Edit-Undoes), which are then not in effect, and neither is what they
+// name. Sync commits are never a target: they record what changed outside
+// the session, and the selective undo of an older edit keeps it. depth
+// bounds how many edit commits of the path may lie between the newest and
+// the target (the target included, undone ones too); 0 means unlimited.
 func FindTarget(s Store, tip plumbing.Hash, path string, depth int) (Target, error) {
 	var target Target
-	cancelled, edits := 0, 0
+	reverted := map[plumbing.Hash]bool{}
+	edits := 0
 	err := walkChain(s, tip, path, func(c plumbing.Hash, meta session.Meta) (bool, error) {
-		switch meta.Op {
-		case session.OpUndo:
-			cancelled++
-		case session.OpSync:
-			return true, fmt.Errorf("%w: %s was changed outside git-edit (recorded in %s) before every edit of it still in effect, and undo never overwrites a person's changes; older versions are in `git log -p %s -- %s` if you need them",
-				ErrChangedOutside, path, c.String()[:12], s.Ref(), path)
-		default: // edit, record, redo, rollback: a change that undo can revert
-			if session.IsChange(meta.Op) {
-				edits++
+		switch {
+		case meta.Op == session.OpSync:
+			return false, nil
+		case meta.Op == session.OpUndo:
+			if !reverted[c] {
+				markReverted(reverted, meta)
 			}
-			if depth > 0 && edits > depth {
-				return true, fmt.Errorf("%w: the next edit to undo is the %s most recent edit of %s, and edit.undoDepth allows %d; raise it with `git config edit.undoDepth N` (0 = unlimited)",
-					ErrUndoDepth, ordinal(edits), path, depth)
-			}
-			if cancelled == 0 {
-				target = Target{Commit: c, Meta: meta}
-				return true, nil
-			}
-			cancelled--
+			return false, nil
 		}
-		return false, nil
+		// edit, record, redo, rollback: a change that undo can revert
+		if session.IsChange(meta.Op) {
+			edits++
+		}
+		if depth > 0 && edits > depth {
+			return true, fmt.Errorf("%w: the next edit to undo is the %s most recent edit of %s, and edit.undoDepth allows %d; raise it with `git config edit.undoDepth N` (0 = unlimited), or name the edit: `git edit undo EDIT`",
+				ErrUndoDepth, ordinal(edits), path, depth)
+		}
+		if reverted[c] {
+			return false, nil
+		}
+		target = Target{Commit: c, Meta: meta}
+		return true, nil
 	})
 	if err == nil && target.Commit.IsZero() {
 		err = fmt.Errorf("%w: session %q has no edit of %s left to undo", ErrNothingToUndo, s.SessionName(), path)
 	}
 	return target, err
+}
+
+// markReverted records, for a commit in effect, the commits it takes back.
+func markReverted(reverted map[plumbing.Hash]bool, meta session.Meta) {
+	for _, h := range meta.Reverts() {
+		reverted[h] = true
+	}
+}
+
+// InEffect reports whether commit h's change to path is still in effect at
+// tip: no undo or redo in effect since takes it back. by is the one that
+// does, when one does.
+func InEffect(s Store, tip, h plumbing.Hash, path string) (ok bool, by plumbing.Hash, err error) {
+	reverted := map[plumbing.Hash]plumbing.Hash{}
+	found := false
+	err = walkChain(s, tip, path, func(c plumbing.Hash, meta session.Meta) (bool, error) {
+		if c == h {
+			found = true
+			by = reverted[c]
+			return true, nil
+		}
+		if _, gone := reverted[c]; gone {
+			return false, nil
+		}
+		for _, r := range meta.Reverts() {
+			reverted[r] = c
+		}
+		return false, nil
+	})
+	if err == nil && !found {
+		err = fmt.Errorf("%w: %s is not on the history of %s in session %q", ErrNothingToUndo, h.String()[:12], path, s.SessionName())
+	}
+	return found && by.IsZero(), by, err
 }
 
 // walkChain visits the commits of session s that changed path, newest
@@ -97,38 +134,38 @@ func walkChain(s Store, tip plumbing.Hash, path string, visit func(plumbing.Hash
 }
 
 // PlanUndo is the plan, under the session's lock, for undoing the last edit
-// of path still in effect: path goes back to its state just before that
-// edit (a file the edit created is removed). tool names the caller for the
-// Edit-Tool trailer.
+// of path still in effect, selectively (see PlanSelective; a conflict is
+// refused). tool names the caller for the Edit-Tool trailer.
 func PlanUndo(tx *session.Tx, s Store, path string, depth int, tool string) (session.Plan, Target, error) {
 	t, err := FindTarget(s, tx.Tip, path, depth)
 	if err != nil {
 		return session.Plan{}, t, err
 	}
-	pl, err := revert(s, tx.Reader(), t, []string{path}, session.OpUndo, tool)
-	return pl, t, err
+	pl, err := PlanSelective(tx, s, []Reversal{{Target: t, Paths: []string{path}}}, session.OpUndo, tool, false)
+	return pl.Plan, t, err
 }
 
 // FindRedo returns the undo commit a redo of path re-applies: walking the
-// path's chain newest first, each redo cancels the next undo below it; the
-// first undo not cancelled is the target. An edit (or a change made outside
-// git-edit) since then means there is nothing to redo: redoing would
-// overwrite it.
+// path's chain newest first, the first undo still in effect (a redo in
+// effect takes back the undo it names). An edit (or a change made outside
+// git-edit) since then means there is nothing to redo by path, as in any
+// editor; an undo named by its commit (PickRedo) is redone selectively
+// whatever came after.
 func FindRedo(s Store, tip plumbing.Hash, path string) (Target, error) {
 	var target Target
-	cancelled := 0
+	reverted := map[plumbing.Hash]bool{}
 	err := walkChain(s, tip, path, func(c plumbing.Hash, meta session.Meta) (bool, error) {
+		if reverted[c] {
+			return false, nil
+		}
 		switch meta.Op {
 		case session.OpRedo:
-			cancelled++
+			markReverted(reverted, meta)
 		case session.OpUndo:
-			if cancelled == 0 {
-				target = Target{Commit: c, Meta: meta}
-				return true, nil
-			}
-			cancelled--
+			target = Target{Commit: c, Meta: meta}
+			return true, nil
 		default:
-			return true, fmt.Errorf("%w: %s was changed since its last undo (by %s, %s), and redo would overwrite that", ErrNothingToRedo, path, what(meta), c.String()[:12])
+			return true, fmt.Errorf("%w: %s was changed since its last undo (by %s, %s), and redo by path re-applies only the newest undo; redo an older undo by naming it: `git edit redo UNDO`", ErrNothingToRedo, path, what(meta), c.String()[:12])
 		}
 		return false, nil
 	})
@@ -138,15 +175,15 @@ func FindRedo(s Store, tip plumbing.Hash, path string) (Target, error) {
 	return target, err
 }
 
-// PlanRedo is the plan for redoing path's last undo: path goes back to
-// its state just before that undo.
+// PlanRedo is the plan for redoing path's last undo, selectively (see
+// PlanSelective; a conflict is refused).
 func PlanRedo(tx *session.Tx, s Store, path, tool string) (session.Plan, Target, error) {
 	t, err := FindRedo(s, tx.Tip, path)
 	if err != nil {
 		return session.Plan{}, t, err
 	}
-	pl, err := revert(s, tx.Reader(), t, []string{path}, session.OpRedo, tool)
-	return pl, t, err
+	pl, err := PlanSelective(tx, s, []Reversal{{Target: t, Paths: []string{path}}}, session.OpRedo, tool, false)
+	return pl.Plan, t, err
 }
 
 // Latest finds what an undo (redo false) or redo (redo true) without a
@@ -197,41 +234,17 @@ func Latest(s Store, tip plumbing.Hash, redo bool, depth int) (Target, []string,
 	return Target{}, nil, fmt.Errorf("%w: session %q has no edit left to undo", ErrNothingToUndo, s.SessionName())
 }
 
-// PlanRevert is the plan that reverts target for the given paths (each
-// goes back to its state in target's parent), recorded as op (OpUndo or
-// OpRedo) naming target in Edit-Undoes. It refuses, with ErrMoved, when the
-// session moved since tip, on which the target was chosen.
+// PlanRevert is the plan that reverts target for the given paths,
+// selectively (see PlanSelective; a conflict is refused), recorded as op
+// (OpUndo or OpRedo) naming target in Edit-Undoes. It refuses, with
+// ErrMoved, when the session moved since tip, on which the target was
+// chosen.
 func PlanRevert(tx *session.Tx, s Store, tip plumbing.Hash, t Target, paths []string, op, tool string) (session.Plan, error) {
 	if tx.Tip != tip {
 		return session.Plan{}, moved(s)
 	}
-	return revert(s, tx.Reader(), t, paths, op, tool)
-}
-
-// revert builds the plan putting paths back as they were just before
-// target, read through files (the transaction's reader).
-func revert(s Store, files Files, t Target, paths []string, op, tool string) (session.Plan, error) {
-	commit, _, err := s.ReadCommit(t.Commit)
-	if err != nil {
-		return session.Plan{}, err
-	}
-	var changes []session.Change
-	for _, p := range paths {
-		before, err := files.FileAt(commit.Parent, p)
-		if err != nil {
-			return session.Plan{}, err
-		}
-		changes = append(changes, session.Change{Path: p, Delete: !before.Exists, Content: before.Content, Mode: before.Mode})
-	}
-	verb := "undo"
-	if op == session.OpRedo {
-		verb = "redo"
-	}
-	return session.Plan{
-		Changes: changes,
-		Subject: fmt.Sprintf("%s %s on %s (%s)", verb, what(t.Meta), strings.Join(paths, ", "), t.Commit.String()[:12]),
-		Meta:    session.Meta{Op: op, Tool: tool, Undoes: t.Commit},
-	}, nil
+	pl, err := PlanSelective(tx, s, []Reversal{{Target: t, Paths: paths}}, op, tool, false)
+	return pl.Plan, err
 }
 
 func moved(s Store) error {

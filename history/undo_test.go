@@ -28,6 +28,8 @@ func TestFindTarget(t *testing.T) {
 	e1, e2, e3, e4 := edit("e1", put("f.txt", "1\n")), edit("e2", put("f.txt", "2\n")), edit("e3", put("f.txt", "3\n")), edit("e4", put("f.txt", "4\n"))
 	fourUndoneToE1 := []step{e1, e2, e3, e4, undone("u4", "e4", put("f.txt", "3\n")), undone("u3", "e3", put("f.txt", "2\n")), undone("u2", "e2", put("f.txt", "1\n"))}
 	redoneThenUndone := []step{e1, e2, undone("u2", "e2", put("f.txt", "1\n")), redone("r2", "u2", put("f.txt", "2\n")), undone("ur2", "r2", put("f.txt", "1\n"))}
+	// a1 changes the first line, a2 adds a second, u1 takes back a1 only.
+	twoLinesUndoneOlder := []step{edit("a1", put("f.txt", "1\n")), edit("a2", put("f.txt", "1\nb\n")), undone("u1", "a1", put("f.txt", "0\nb\n"))}
 	cases := []targetCase{
 		{name: "the only edit", steps: []step{e1}, want: "e1"},
 		{name: "the newest of several edits", steps: []step{e1, e2, e3}, want: "e3"},
@@ -55,8 +57,12 @@ func TestFindTarget(t *testing.T) {
 		{name: "a cancelled redo does not count toward depth", depth: 2, steps: redoneThenUndone, want: "e1"},
 		{name: "a cancelled rollback does not count toward depth", depth: 1, steps: []step{e1, e2, rolledBack("rb", "start", put("f.txt", "0\n")), undone("urb", "rb", put("f.txt", "2\n"))}, want: "e2"},
 		{name: "a sync below the target is passed by", steps: []step{e1, outside("s", put("f.txt", "p\n")), e2}, want: "e2"},
-		{name: "undo stops at a sync", steps: []step{e1, outside("s", put("f.txt", "p\n")), e2, undone("u2", "e2", put("f.txt", "p\n"))}, wantErr: history.ErrChangedOutside},
-		{name: "undo stops at a sync that first touched the path", steps: []step{outside("s", put("f.txt", "p\n")), e1, undone("u1", "e1", put("f.txt", "p\n"))}, wantErr: history.ErrChangedOutside},
+		// Selective undo keeps what a sync recorded, so it reaches past one
+		// (it used to stop there, ErrChangedOutside).
+		{name: "undo passes a sync", steps: []step{e1, outside("s", put("f.txt", "p\n")), e2, undone("u2", "e2", put("f.txt", "p\n"))}, want: "e1"},
+		{name: "a sync is never the target", steps: []step{outside("s", put("f.txt", "p\n")), e1, undone("u1", "e1", put("f.txt", "p\n"))}, wantErr: history.ErrNothingToUndo},
+		{name: "an undo of an older edit leaves the newer in effect", steps: twoLinesUndoneOlder, want: "a2"},
+		{name: "an undo of the older and of the newer", steps: append(twoLinesUndoneOlder, undone("u2", "a2", put("f.txt", "0\n"))), wantErr: history.ErrNothingToUndo},
 		{name: "a sync of another path is not on the chain", steps: []step{e1, outside("s", put("g.txt", "gp\n")), e2, undone("u2", "e2", put("f.txt", "1\n"))}, want: "e1"},
 	}
 	for _, tc := range cases {

@@ -61,7 +61,15 @@ type Tx struct {
 	// Edit-Raw-Before.
 	rawBefore map[string]bool
 	s         *Session
+	// ctx is the operation's: what a planner runs (git merge-file for a
+	// selective undo) ends when it does.
+	ctx context.Context
 }
+
+// Context is the operation's context: work a planner starts (a git
+// process) must end when it does, so that the lock is not held past the
+// call's deadline.
+func (tx *Tx) Context() context.Context { return tx.ctx }
 
 // Head is the commit the session's record starts from: the tip, or the base
 // when the session has no commits yet.
@@ -348,7 +356,7 @@ func (s *Session) begin(ctx context.Context, paths []repo.Path, write bool) (*Tx
 		}
 		conv.WithContext(ctx)
 	}
-	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}, conv: conv, converted: map[string]bool{}, rawBefore: map[string]bool{}, s: s}
+	tx := &Tx{Tip: tip, Base: base, Files: map[string]repo.FileState{}, conv: conv, converted: map[string]bool{}, rawBefore: map[string]bool{}, s: s, ctx: ctx}
 	tree, err := s.Repo.TreeOf(tx.Head())
 	if err != nil {
 		return nil, nil, err

@@ -45,7 +45,8 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 // the previous commit of the session that changed it (absent on a session's
 // first touch of a path), so history questions about one path follow that
 // chain instead of walking every commit. Edit-Undoes names the commit an
-// undo or redo reverses; Edit-Rollback-To the commit a rollback returns to
+// undo or redo reverses (one trailer each when an undo reverts several
+// together); Edit-Rollback-To the commit a rollback returns to
 // ("start": the state before the session). Edit-Raw names each path whose
 // blob in this commit holds the bytes on disk as they are, not as `git add`
 // would convert them: the file is one git converts (see repo.Conversions),
@@ -74,6 +75,19 @@ type Meta struct {
 	// the blobs as stored, so that logs read them instead of diffing;
 	// absent for commits written before the trailer existed.
 	Stat map[string]LineCount
+	// AlsoUndoes are the further commits one undo reverts together (an
+	// undo of several edits in one commit), each in an Edit-Undoes
+	// trailer of its own after Undoes'.
+	AlsoUndoes []plumbing.Hash
+}
+
+// Reverts lists every commit an undo or redo reverses: Undoes, then
+// AlsoUndoes.
+func (m Meta) Reverts() []plumbing.Hash {
+	if m.Undoes.IsZero() {
+		return nil
+	}
+	return append([]plumbing.Hash{m.Undoes}, m.AlsoUndoes...)
 }
 
 // LineCount is what a commit did to one path's lines.
@@ -141,6 +155,9 @@ func (m Meta) MessageWithBody(subject, body string) string {
 	if !m.Undoes.IsZero() {
 		fmt.Fprintf(&b, "Edit-Undoes: %s\n", m.Undoes)
 	}
+	for _, h := range m.AlsoUndoes {
+		fmt.Fprintf(&b, "Edit-Undoes: %s\n", h)
+	}
 	if m.RollbackTo != "" {
 		fmt.Fprintf(&b, "Edit-Rollback-To: %s\n", m.RollbackTo)
 	}
@@ -191,8 +208,13 @@ func ParseMeta(message string) (m Meta, ok bool) {
 				m.Prev[unquotePath(p)] = plumbing.NewHash(h)
 			}
 		case "Edit-Undoes":
-			if plumbing.IsHash(val) {
+			if !plumbing.IsHash(val) {
+				break
+			}
+			if m.Undoes.IsZero() {
 				m.Undoes = plumbing.NewHash(val)
+			} else {
+				m.AlsoUndoes = append(m.AlsoUndoes, plumbing.NewHash(val))
 			}
 		case "Edit-Rollback-To":
 			m.RollbackTo = val

@@ -263,7 +263,8 @@ func TestAttackRollbackKeepsPersonsCommittedWork(t *testing.T) {
 // Undo reverts the agent's own edit even after the person committed it:
 // that is what undo is asked for; HEAD and the index stay as they are, and
 // the file shows as modified. After a rebase that changed the file, undo
-// refuses (the change is the person's) and changes nothing.
+// records the rebased file first (a sync commit) and takes back only the
+// agent's edit: upstream's line stays.
 func TestAttackUndoAfterPersonCommits(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"app.txt": "a\nb\nc\nd\ne\nf\n"})
 	gittest.Git(t, dir, "branch", "upstream")
@@ -284,12 +285,21 @@ func TestAttackUndoAfterPersonCommits(t *testing.T) {
 	gittest.Commit(t, dir, map[string]string{"app.txt": "a\nb\nc\nd\ne\nf\nupstream\n"})
 	gittest.Git(t, dir, "checkout", "-q", "main")
 	gittest.Git(t, dir, "rebase", "-q", "upstream")
-	before := freeze(t, dir, "app.txt")
+	state = gittest.Snapshot(t, dir)
 	r := runCLI(t, "", "undo", "--root", dir, "--session", "s", "app.txt")
-	if r.code != 1 || !strings.Contains(r.stderr, "app.txt was changed outside git-edit since the session last recorded it, and undo would overwrite that; nothing was changed") {
-		t.Fatalf("undo after a rebase: exit %d, stderr %q", r.code, r.stderr)
+	if r.code != 0 || !strings.Contains(r.stdout, "the changes on disk were recorded first as") {
+		t.Fatalf("undo after a rebase: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	before.check(t, dir, "a refused undo")
+	if got := gittest.ReadFile(t, dir, "app.txt"); got != "A\nb\nc\nd\ne\nf\nupstream\n" {
+		t.Fatalf("undo after a rebase left app.txt = %q, want the agent's C taken back and upstream's line kept", got)
+	}
+	if gittest.Snapshot(t, dir) != state {
+		t.Fatalf("undo after a rebase changed the person's repository state")
+	}
+	if got := gittest.Git(t, dir, "show", "refs/edits/s~1:app.txt"); got != "A\nb\nC\nd\ne\nf\nupstream\n" {
+		t.Fatalf("the sync commit records app.txt as %q, want the rebased file", got)
+	}
+	gittest.Fsck(t, dir)
 }
 
 // A recorded file replaced by a symlink to another tracked file (or a

@@ -300,10 +300,19 @@ func TestHelpDefaults(t *testing.T) {
 		"tools --tools":        "all",
 		"tools --format":       `"mcp"`,
 	}
-	for _, cmd := range []string{"call", "log", "show", "diff", "undo", "redo", "rollback", "sessions", "prune", "mcp"} {
+	for _, cmd := range []string{"call", "log", "show", "diff", "undo", "redo", "rollback", "record", "sessions", "prune", "mcp"} {
 		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
 	}
 	want["call --session"] = callSession
+	// record without --session or -m: the session a call records on, and
+	// a subject naming the paths.
+	gittest.WriteFile(t, dir, "top.txt", "BY HAND\n")
+	if r := gitEdit(t, dir, "", nil, "record"); r.code != 0 {
+		t.Fatalf("record: %+v", r)
+	}
+	recordSubject := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%s", "refs/edits/"+refs[0]))
+	want["record --session"] = callSession
+	want["record --message"] = fmt.Sprintf("%q", strings.Replace(recordSubject, "top.txt", "PATHS", 1))
 	// The history commands without --session: the most recently updated
 	// session (a second one, updated later, is the one log picks).
 	if r := gitEdit(t, dir, `{"command":"write","path":"top.txt","file_text":"LATER\n"}`, nil, "call", "--session", "zlater", "text_editor"); r.code != 0 {

@@ -132,8 +132,11 @@ func TestHistoryScript(t *testing.T) {
 			err: `nothing to undo: session "s" has no edit of b.go left to undo`, files: map[string]string{"b.go": "package b\n\nfunc B() {}\n"}},
 		{args: []string{"undo", "--session", "s", "a.txt"}, out: "Undid Edit (<id>), recorded as <id>:\n  changed    a.txt (+1 -1)\n",
 			files: map[string]string{"a.txt": "a1\nA2\na3\nperson\n"}},
-		{args: []string{"undo", "--session", "s", "a.txt"}, code: 1, out: "",
-			err: "undo stops at a change made outside git-edit: a.txt was changed outside git-edit", files: map[string]string{"a.txt": "a1\nA2\na3\nperson\n"}},
+		// Undo passes the person's line (a sync commit) and keeps it.
+		{args: []string{"undo", "--session", "s", "a.txt"}, out: "Undid text_editor.str_replace (<id>), recorded as <id>:\n  changed    a.txt (+1 -1)\n",
+			files: map[string]string{"a.txt": "a1\na2\na3\nperson\n"}},
+		{args: []string{"redo", "--session", "s", "a.txt"}, out: "Redid what <id> undid (<id>), recorded as <id>:\n  changed    a.txt (+1 -1)\n",
+			files: map[string]string{"a.txt": "a1\nA2\na3\nperson\n"}},
 		{args: []string{"redo", "--session", "s", "a.txt"}, out: "Redid what <id> undid (<id>), recorded as <id>:\n  changed    a.txt (+1 -1)\n",
 			files: map[string]string{"a.txt": "a1\nA2\nA3\nperson\n"}},
 		{args: []string{"redo", "--session", "s", "a.txt"}, code: 1, out: "", err: "nothing to redo"},
@@ -176,6 +179,8 @@ undo git-edit undo
 redo git-edit redo
 undo git-edit undo
 undo git-edit undo
+undo git-edit undo
+redo git-edit redo
 redo git-edit redo
 rollback git-edit rollback
 sync 

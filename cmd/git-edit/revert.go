@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,13 +19,13 @@ import (
 )
 
 func forceFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "force", Usage: "if a file changed on disk since the session last recorded it, record that change (a sync commit) and go ahead"}
+	return &cli.BoolFlag{Name: "force", Usage: "where the same lines changed since, put the file back whole as it was before the edit (what changed since is recorded first and stays in history)"}
 }
 
 func undoCommand(redo bool) *cli.Command {
-	name, usage := "undo", "revert the last edit still in effect (of PATH, or the session's newest)"
+	name, usage := "undo", "take back an edit's own change, keeping later changes (EDIT, the last edit of PATH still in effect, or the session's newest)"
 	if redo {
-		name, usage = "redo", "re-apply the last undo (of PATH, or the session's newest), unless the file changed since"
+		name, usage = "redo", "re-apply what an undo took back, keeping later changes (UNDO, the last undo of PATH, or the session's newest)"
 	}
 	flags := []cli.Flag{rootFlag(), historySessionFlag(), forceFlag()}
 	if !redo {
@@ -32,23 +34,33 @@ func undoCommand(redo bool) *cli.Command {
 	return &cli.Command{
 		Name:         name,
 		Usage:        usage,
-		ArgsUsage:    "[PATH]",
+		ArgsUsage:    "[EDIT | PATH]",
 		Flags:        flags,
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
-				return fmt.Errorf("%s takes at most one PATH, got %d", name, c.NArg())
+				return fmt.Errorf("%s takes at most one EDIT or PATH, got %d", name, c.NArg())
 			}
 			e, err := openEngine(c)
 			if err != nil {
 				return err
 			}
 			defer e.Close()
+			arg := c.Args().First()
+			isEdit, err := namesEdit(e, name, arg)
+			if err != nil {
+				return refused(err)
+			}
 			var res engine.Reverted
-			if redo {
-				res, err = e.Redo(c.Context, c.Args().First(), c.Bool("force"))
-			} else {
-				res, err = e.Undo(c.Context, c.Args().First(), c.Bool("force"))
+			switch {
+			case isEdit && redo:
+				res, err = e.RedoEdit(c.Context, arg, c.Bool("force"))
+			case isEdit:
+				res, err = e.UndoEdit(c.Context, arg, c.Bool("force"))
+			case redo:
+				res, err = e.Redo(c.Context, arg, c.Bool("force"))
+			default:
+				res, err = e.Undo(c.Context, arg, c.Bool("force"))
 			}
 			if err != nil {
 				return refused(explainRevert(name, err))
@@ -86,6 +98,32 @@ func rollbackCommand() *cli.Command {
 			return reportRevert(c.App.Writer, "rollback", res)
 		},
 	}
+}
+
+// namesEdit reports whether undo's or redo's argument names a commit of
+// the session (as `show` reads it: an id prefix, SESSION~N, tip~N) rather
+// than a path. A name that is both is refused: the person says which.
+func namesEdit(e *engine.Engine, what, arg string) (bool, error) {
+	if arg == "" {
+		return false, nil
+	}
+	tip, err := e.Session.Tip()
+	if err != nil || tip.IsZero() {
+		return false, nil
+	}
+	c, err := history.Resolve(e.Session, tip, arg)
+	if err != nil {
+		return false, nil
+	}
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.Dir, p)
+	}
+	if _, err := os.Lstat(p); err == nil {
+		return false, fmt.Errorf("%q names both a file and commit %s of session %q; nothing was changed. Write ./%s for the file, or the commit's full id for the edit",
+			arg, c.Hash.String()[:7], e.Session.Name, arg)
+	}
+	return true, nil
 }
 
 // reportRevert says what an undo, redo or rollback did, path by path.
@@ -146,12 +184,13 @@ func explainRevert(what string, err error) error {
 	return err
 }
 
-// reportBeyond says, for each path an undo or redo put back, what it
-// removed besides the target's own change, whose that was, and how to get
-// it back: undo and redo restore a path whole, as it was just before the
-// target, so changes made after it go too (issue 15: an undo that silently
-// removed two other sessions' edits and a line written by hand). The
-// revert is done; a question it cannot answer is left out, not an error.
+// reportBeyond says, for each path a forced undo or redo put back whole
+// (it conflicted), what it removed besides the target's own change, whose
+// that was, and how to get it back: changes made after the target go too
+// (issue 15: an undo that silently removed two other sessions' edits and a
+// line written by hand). A selective undo keeps them, so it says nothing.
+// The revert is done; a question it cannot answer is left out, not an
+// error.
 func reportBeyond(w io.Writer, e *engine.Engine, what string, res engine.Reverted) {
 	if res.Commit.IsZero() {
 		return
@@ -160,14 +199,14 @@ func reportBeyond(w io.Writer, e *engine.Engine, what string, res engine.Reverte
 	if err != nil {
 		return
 	}
-	for _, path := range res.Paths {
+	for _, path := range res.Whole {
 		b, err := history.WhatElse(e.Session, e.Repo, res.Commit, res.Target, path)
 		if err != nil || !b.Removed() {
 			continue
 		}
 		added, removed := diffview.Stat(b.Later, b.Now)
 		tshort := short(res.Target.Commit.String())
-		fmt.Fprintf(w, "%s went back whole to its state before %s, so the %s also removed what changed it since (+%d -%d):\n", path, tshort, what, added, removed)
+		fmt.Fprintf(w, "%s conflicted and went back whole (--force) to its state before %s, so the %s also removed what changed it since (+%d -%d):\n", path, tshort, what, added, removed)
 		if len(b.Syncs) > 0 {
 			sync := b.Syncs[0]
 			others, recorded := otherSessions(e, path, tc.Time, sync.Hash)

@@ -39,10 +39,12 @@ func TestRefusalsTeach(t *testing.T) {
 }
 
 // Undo says what it removes besides the edit it undoes (issue 15, item 6):
-// undo puts a path back whole, as it was before the edit, so the later
-// edits of two other sessions and a line written by hand go too; the
-// report names them, whose they are, and how to get them back, and redo
-// does get them back, byte for byte. A plain undo says nothing more.
+// a selective undo keeps later changes, but where the person changed the
+// very line the edit added it conflicts and refuses, naming the line;
+// --force puts the path back whole, as it was before the edit, so the
+// later edits of two other sessions and the line written by hand go too;
+// the report names them, whose they are, and how to get them back, and
+// redo does get them back, byte for byte. A plain undo says nothing more.
 func TestUndoSaysWhatElseItRemoves(t *testing.T) {
 	const src = "one\ntwo\nthree\nfour\n"
 	dir := gittest.NewWithCommit(t, map[string]string{"hex.c": src, "x.c": "x\n"})
@@ -50,27 +52,29 @@ func TestUndoSaysWhatElseItRemoves(t *testing.T) {
 		return cliStep{stdin: `{"command":"insert","path":"` + path + `","insert_line":` + string(rune('0'+line)) + `,"new_str":"` + text + `"}`,
 			args: []string{"call", "--session", session, "text_editor"}, out: "-"}
 	}
-	const all = "one\nA1\ntwo\nthree\nB1\nC1\nfour\nby hand\n"
+	const all = "one\nA1 and by hand\ntwo\nthree\nB1\nC1\nfour\n"
 	play(t, dir, []cliStep{
 		ins("a", "x.c", 1, "y"),
 		{args: []string{"undo", "--session", "a", "x.c"}, out: "Undid text_editor.insert (<id>), recorded as <id>:\n  changed    x.c (+0 -1)\n", files: map[string]string{"x.c": "x\n"}},
 		ins("a", "hex.c", 1, "A1"),
 		ins("b", "hex.c", 4, "B1"),
 		ins("c", "hex.c", 5, "C1"),
-		{person: map[string]string{"hex.c": all}, args: []string{"undo", "--session", "a", "--force", "hex.c"}, out: "" +
+		{person: map[string]string{"hex.c": all}, args: []string{"undo", "--session", "a", "hex.c"}, code: 1, out: "",
+			err: "conflicts with later changes to the same lines: hex.c line 2. Nothing was changed.", files: map[string]string{"hex.c": all}},
+		{args: []string{"undo", "--session", "a", "--force", "hex.c"}, out: "" +
 			"Undid text_editor.insert (<id>); the changes on disk were recorded first as <id>, recorded as <id>:\n" +
-			"  changed    hex.c (+0 -4)\n" +
-			"hex.c went back whole to its state before <id>, so the undo also removed what changed it since (+3 -0):\n" +
+			"  changed    hex.c (+0 -3)\n" +
+			"hex.c conflicted and went back whole (--force) to its state before <id>, so the undo also removed what changed it since (+3 -1):\n" +
 			"  edits of other sessions: b (<id>), c (<id>) (recorded here in sync commit <id>)\n" +
 			"  changes recorded in no session (by hand or by another tool), in sync commit <id>\n" +
 			"Get them back with `git edit redo --session a hex.c` (the whole file as it was), or see them with `git diff <id> <id> -- hex.c`.\n",
 			files: map[string]string{"hex.c": src}},
-		{args: []string{"redo", "--session", "a", "hex.c"}, out: "Redid what <id> undid (<id>), recorded as <id>:\n  changed    hex.c (+4 -0)\n", files: map[string]string{"hex.c": all}},
+		{args: []string{"redo", "--session", "a", "hex.c"}, out: "Redid what <id> undid (<id>), recorded as <id>:\n  changed    hex.c (+3 -0)\n", files: map[string]string{"hex.c": all}},
 	})
 	// The diff the report points at (the edit undone, then the sync
 	// commit: a~3 and a~2 once the redo is recorded on top of the undo) is
 	// what the undo removed besides A1.
-	if got := gittest.Git(t, dir, "diff", "refs/edits/a~3", "refs/edits/a~2", "--", "hex.c"); !strings.Contains(got, " three\n+B1\n+C1\n four\n+by hand\n") {
+	if got := gittest.Git(t, dir, "diff", "refs/edits/a~3", "refs/edits/a~2", "--", "hex.c"); !strings.Contains(got, " three\n+B1\n+C1\n four\n") || !strings.Contains(got, "-A1\n+A1 and by hand\n") {
 		t.Errorf("the diff of what else the undo removed:\n%s", got)
 	}
 	for _, want := range []string{"refs/edits/a~3 text_editor.insert: hex.c", "refs/edits/a~2 sync: hex.c changed outside git-edit"} {
