@@ -3,16 +3,23 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/git-edit/git-edit/repo"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Recorded is what Record did.
 type Recorded struct {
 	// Commit is the record commit; zero when every path was on disk as the
-	// session records it (then nothing was recorded).
+	// session records it (then nothing was recorded, unless Sync).
 	Commit Commit
+	// Sync is the sync commit recorded first, when HEAD changed a path the
+	// session never touched (the person committed or rebased): it records
+	// HEAD's version as the person's, so that Commit holds only what
+	// changed on disk since; zero when there was none.
+	Sync Commit
 	// Paths are the paths the commit records, in the order given.
 	Paths []string
 	// Before and After hold each recorded path as the session recorded it
@@ -65,21 +72,44 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 	if err != nil {
 		return Recorded{}, err
 	}
-	meta := Meta{Op: op, Session: s.Name, Paths: tx.Outside, Prev: prev, Raw: raw}
-	if meta.Stat, err = s.lineStats(tx.Outside, recorded, entries, tx.Files); err != nil {
-		return Recorded{}, err
-	}
-	switch {
-	case subject != "":
-	case op == OpSync:
-		subject = "sync: " + describePaths(tx.Outside) + " changed outside git-edit"
-	default:
-		subject = "record: " + describePaths(tx.Outside) + " changed on disk"
-	}
 	now := time.Now()
-	h, err := s.commit(tx.Head(), entries, meta, subject, body, now)
-	if err != nil {
-		return Recorded{}, err
+	parent := tx.Head()
+	var sync Commit
+	if op == OpRecord {
+		if sync, err = s.syncHeadChanges(tx, recorded, prev, now); err != nil {
+			return Recorded{}, err
+		}
+		if !sync.Hash.IsZero() {
+			parent = sync.Hash
+		}
+	}
+	// The record holds the changed whose disk state differs from the
+	// record as it now stands (after the sync of HEAD's changes).
+	var changed []string
+	for _, p := range tx.Outside {
+		if entries[p] != recorded[p] {
+			changed = append(changed, p)
+		}
+	}
+	var h plumbing.Hash
+	var meta Meta
+	if len(changed) > 0 {
+		meta = Meta{Op: op, Session: s.Name, Paths: changed, Prev: prev, Raw: keep(raw, changed)}
+		if meta.Stat, err = s.lineStats(changed, recorded, entries, tx.Files); err != nil {
+			return Recorded{}, err
+		}
+		switch {
+		case subject != "":
+		case op == OpSync:
+			subject = "sync: " + describePaths(changed) + " changed outside git-edit"
+		default:
+			subject = "record: " + describePaths(changed) + " changed on disk"
+		}
+		if h, err = s.commit(parent, entries, meta, subject, body, now); err != nil {
+			return Recorded{}, err
+		}
+	} else {
+		h, meta, subject = sync.Hash, sync.Meta, sync.Subject
 	}
 	if err := batch.Flush(); err != nil {
 		return Recorded{}, err
@@ -94,12 +124,73 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		}
 	}
 	batch.Release()
-	out := Recorded{
-		Commit: Commit{Hash: h, Parent: tx.Head(), Subject: repo.OneLine(subject), Time: now, Meta: meta},
-		Paths:  tx.Outside, Before: map[string]repo.Entry{}, After: map[string]repo.FileState{},
+	out := Recorded{Sync: sync, Before: map[string]repo.Entry{}, After: map[string]repo.FileState{}}
+	if len(changed) == 0 {
+		return out, nil // only HEAD's changes: the sync is all there was
 	}
-	for _, p := range tx.Outside {
+	out.Commit = Commit{Hash: h, Parent: parent, Subject: repo.OneLine(subject), Time: now, Meta: meta}
+	out.Paths = changed
+	for _, p := range changed {
 		out.Before[p], out.After[p] = recorded[p], tx.Files[p]
 	}
 	return out, nil
+}
+
+// syncHeadChanges records, as one sync commit on the transaction's tip,
+// HEAD's version of each path of tx.Outside that the session never touched
+// (absent from prev) and that HEAD changed since the session's record of
+// it: the person committed, pulled or rebased it. Without it, the record
+// commit would take the person's committed change for the command's, and
+// an undo of the record would take it back. recorded and prev are updated
+// to stand on the sync commit. Zero Commit when there is no such path.
+func (s *Session) syncHeadChanges(tx *Tx, recorded map[string]repo.Entry, prev map[string]plumbing.Hash, now time.Time) (Commit, error) {
+	if tx.Tip.IsZero() || tx.Base.IsZero() {
+		return Commit{}, nil // the record is HEAD's already, or there is no HEAD
+	}
+	headTree, err := s.Repo.TreeOf(tx.Base)
+	if err != nil {
+		return Commit{}, err
+	}
+	head := map[string]repo.Entry{}
+	var paths []string
+	for _, p := range tx.Outside {
+		if _, touched := prev[p]; touched {
+			continue
+		}
+		e, err := s.Repo.EntryAt(headTree, p)
+		if err != nil {
+			return Commit{}, err
+		}
+		if e != recorded[p] {
+			head[p] = e
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		return Commit{}, nil
+	}
+	meta := Meta{Op: OpSync, Session: s.Name, Paths: paths, Prev: map[string]plumbing.Hash{}}
+	if meta.Stat, err = s.lineStats(paths, recorded, head); err != nil {
+		return Commit{}, err
+	}
+	subject := "sync: " + describePaths(paths) + " changed in HEAD " + tx.Base.String()[:7] + " (committed outside git-edit)"
+	h, err := s.commit(tx.Head(), head, meta, subject, "", now)
+	if err != nil {
+		return Commit{}, err
+	}
+	for _, p := range paths {
+		recorded[p], prev[p] = head[p], h
+	}
+	return Commit{Hash: h, Parent: tx.Head(), Subject: subject, Time: now, Meta: meta}, nil
+}
+
+// keep is the members of list that are in paths.
+func keep(list, paths []string) []string {
+	var out []string
+	for _, p := range list {
+		if slices.Contains(paths, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

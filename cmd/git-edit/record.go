@@ -92,7 +92,14 @@ func runRecord(ctx context.Context, o recordOptions) error {
 	if err != nil {
 		return refused(fmt.Errorf("record: %w; nothing was recorded", err))
 	}
+	if !res.Sync.Hash.IsZero() {
+		// HEAD's changes, the person's, recorded before the command's.
+		fmt.Fprintf(o.Stdout, "[%s %s] %s\n", e.Session.Name, res.Sync.Short(), res.Sync.Subject)
+	}
 	if res.Commit.Hash.IsZero() {
+		if !res.Sync.Hash.IsZero() {
+			return nil
+		}
 		where := ""
 		if len(o.Paths) > 0 {
 			where = " in " + strings.Join(o.Paths, ", ")

@@ -468,3 +468,39 @@ func TestRecordBeforeKeepsThePersonsChanges(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// A person commits a change to a file the session never touched; then a
+// shell command changes the same file and record records it. The record
+// commit holds only the command's change (the person's committed line is
+// recorded first, as a sync commit, as an edit would record it), so undo
+// of the record keeps the person's committed line.
+func TestRecordAfterPersonCommitsKeepsTheirWork(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "1\n", "b.txt": "1\n2\n3\n4\n5\n"})
+	root := []string{"--root", dir, "--session", "s"}
+	if r := runCLI(t, `{"command":"str_replace","path":"a.txt","old_str":"1","new_str":"one"}`, append([]string{"call"}, append(root, "text_editor")...)...); r.code != 0 {
+		t.Fatalf("call: %+v", r)
+	}
+	sh(t, dir, "sed -i s/^3$/PERSON/ b.txt && git commit -qam person")
+	head, index := gittest.Rev(t, dir, "HEAD"), gittest.Git(t, dir, "ls-files", "-s", "--debug")
+	sh(t, dir, "sed -i s/^5$/SHELL/ b.txt")
+	r := runCLI(t, "", append([]string{"record", "-m", "sed b"}, root...)...)
+	if r.code != 0 {
+		t.Fatalf("record: %+v", r)
+	}
+	if got := gittest.Git(t, dir, "diff", "refs/edits/s~1", "refs/edits/s", "--", "b.txt"); strings.Contains(got, "+PERSON") || !strings.Contains(got, "+SHELL") {
+		t.Errorf("the record commit's diff of b.txt holds more than the command's change:\n%s", got)
+	}
+	if got := gittest.Git(t, dir, "log", "-1", "--format=%B", "refs/edits/s~1"); !strings.Contains(got, "Edit-Op: sync\n") {
+		t.Errorf("the commit before the record is not a sync commit of HEAD's version:\n%s", got)
+	}
+	if r := runCLI(t, "", append([]string{"undo"}, root...)...); r.code != 0 {
+		t.Fatalf("undo: %+v", r)
+	}
+	if got := gittest.ReadFile(t, dir, "b.txt"); got != "1\n2\nPERSON\n4\n5\n" {
+		t.Errorf("after undo of the record b.txt is %q, want the person's committed line kept and only the command's change taken back", got)
+	}
+	if gittest.Rev(t, dir, "HEAD") != head || gittest.Git(t, dir, "ls-files", "-s", "--debug") != index {
+		t.Error("record or undo moved HEAD or wrote the index")
+	}
+	gittest.Fsck(t, dir)
+}
