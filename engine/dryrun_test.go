@@ -259,3 +259,22 @@ func TestDryRunRecordsNoReadAndUndoesNothing(t *testing.T) {
 		t.Fatalf("text:\n%s\nwant it to start with:\n%s", res.Text, want)
 	}
 }
+
+// A dry run on a file git converts, whose disk bytes are the blob itself
+// (checked out before the filter was configured), asks git whether `git
+// add` would store them unchanged; it must ask without writing: no
+// object from the clean filter lands in the object store.
+func TestDryRunOnAFileCheckedOutBeforeItsFilterStoresNoObject(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "hello world\n", ".gitattributes": "a.txt filter=up\n"})
+	gittest.Git(t, dir, "config", "filter.up.clean", "tr a-z A-Z")
+	gittest.Git(t, dir, "config", "filter.up.smudge", "sed s/^/S/")
+	before := snapshotRepo(t, dir, "a.txt")
+	e := openEngine(t, dir)
+	res, err := e.Call(context.Background(), "text_editor", marshal(t, map[string]any{"command": "str_replace", "path": "a.txt", "old_str": "world", "new_str": "earth", "dry_run": true}))
+	if err != nil || !res.OK {
+		t.Fatalf("dry run: %v %s", err, res.Text)
+	}
+	if d := before.diff(snapshotRepo(t, dir, "a.txt")); d != "" {
+		t.Fatalf("a dry run changed:\n%s", d)
+	}
+}

@@ -327,17 +327,41 @@ type Cleaned struct {
 // stores the bytes unconverted, and so does Clean. Errors wrap
 // ErrConversion with git's message.
 func (c *Conversions) Clean(rel string, content []byte, indexCR bool) (Cleaned, error) {
-	args := []string{"hash-object", "-w", "--path=" + rel, "--stdin"}
+	h, err := c.clean(rel, content, indexCR, true)
+	if err != nil {
+		return Cleaned{}, err
+	}
+	b, err := c.r.ReadBlob(h)
+	if err != nil {
+		return Cleaned{}, fmt.Errorf("%w: %s: the blob git stored cannot be read: %w", ErrConversion, rel, err)
+	}
+	return Cleaned{Blob: h, Content: b}, nil
+}
+
+// CleanID is the id of the blob Clean would store, computed without
+// storing it (`git hash-object` without -w): for a question such as "would
+// `git add` store these bytes as this blob?", asked by operations that
+// must write nothing (a dry run). A clean filter still runs.
+func (c *Conversions) CleanID(rel string, content []byte, indexCR bool) (plumbing.Hash, error) {
+	return c.clean(rel, content, indexCR, false)
+}
+
+// clean runs git hash-object on content as Clean describes; write adds -w.
+func (c *Conversions) clean(rel string, content []byte, indexCR, write bool) (plumbing.Hash, error) {
+	args := []string{"hash-object", "--path=" + rel, "--stdin"}
 	if indexCR {
 		only, err := c.OnlyAutoEOL(rel)
 		if err != nil {
-			return Cleaned{}, err
+			return plumbing.ZeroHash, err
 		}
 		if only {
 			// git stores them literally; the blob is still written by
 			// git, for Smudge to read.
-			args = []string{"hash-object", "-w", "--no-filters", "--stdin"}
+			args = []string{"hash-object", "--no-filters", "--stdin"}
 		}
+	}
+	if write {
+		args = append(args[:1], append([]string{"-w"}, args[1:]...)...)
 	}
 	cmd := c.r.gitCommand(c.ctx, args...)
 	boundBy(cmd)
@@ -346,20 +370,15 @@ func (c *Conversions) Clean(rel string, content []byte, indexCR bool) (Cleaned, 
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
 		if c.ctx.Err() != nil {
-			return Cleaned{}, fmt.Errorf("%w: %s: git hash-object (the clean filter) did not finish in time, and was stopped: %w; check the filter with `git add %s`", ErrConversion, rel, c.ctx.Err(), rel)
+			return plumbing.ZeroHash, fmt.Errorf("%w: %s: git hash-object (the clean filter) did not finish in time, and was stopped: %w; check the filter with `git add %s`", ErrConversion, rel, c.ctx.Err(), rel)
 		}
-		return Cleaned{}, fmt.Errorf("%w: %s: git hash-object: %v: %s; `git add %s` shows the same error: fix the filter or the attributes", ErrConversion, rel, err, strings.TrimSpace(stderr.String()), rel)
+		return plumbing.ZeroHash, fmt.Errorf("%w: %s: git hash-object: %v: %s; `git add %s` shows the same error: fix the filter or the attributes", ErrConversion, rel, err, strings.TrimSpace(stderr.String()), rel)
 	}
 	id := strings.TrimSpace(out.String())
 	if !plumbing.IsHash(id) {
-		return Cleaned{}, fmt.Errorf("%w: %s: git hash-object printed %q, not an object id", ErrConversion, rel, id)
+		return plumbing.ZeroHash, fmt.Errorf("%w: %s: git hash-object printed %q, not an object id", ErrConversion, rel, id)
 	}
-	h := plumbing.NewHash(id)
-	b, err := c.r.ReadBlob(h)
-	if err != nil {
-		return Cleaned{}, fmt.Errorf("%w: %s: the blob git stored cannot be read: %w", ErrConversion, rel, err)
-	}
-	return Cleaned{Blob: h, Content: b}, nil
+	return plumbing.NewHash(id), nil
 }
 
 // Smudge returns the bytes `git checkout` writes for blob at rel, through

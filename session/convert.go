@@ -107,11 +107,12 @@ func (s *Session) keptUnconverted(tx *Tx, path string, f repo.FileState, e repo.
 	if err != nil {
 		return false, err
 	}
-	cl, err := tx.conv.Clean(path, f.Content, indexCR)
+	// Only the id is asked: nothing is stored (a dry run asks it too).
+	id, err := tx.conv.CleanID(path, f.Content, indexCR)
 	if err != nil {
 		return false, err
 	}
-	return cl.Blob == e.Hash, nil
+	return id == e.Hash, nil
 }
 
 // storeContent stores worktree bytes of path as the blob the session
