@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/git-edit/git-edit/repo"
@@ -15,11 +16,13 @@ type Recorded struct {
 	// Commit is the record commit; zero when every path was on disk as the
 	// session records it (then nothing was recorded, unless Sync).
 	Commit Commit
-	// Sync is the sync commit recorded first, when HEAD changed a path the
-	// session never touched (the person committed or rebased): it records
-	// HEAD's version as the person's, so that Commit holds only what
-	// changed on disk since; zero when there was none.
-	Sync Commit
+	// Syncs are the sync commits recorded first, oldest first: HEAD's
+	// version of a path the session never touched that HEAD changed (the
+	// person committed or rebased), then the version another live session
+	// left of a path on which its change is in effect. They record those
+	// as not this session's, so that Commit holds only what changed on
+	// disk since; empty when there was none.
+	Syncs []Commit
 	// Paths are the paths the commit records, in the order given.
 	Paths []string
 	// Before and After hold each recorded path as the session recorded it
@@ -74,13 +77,21 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 	}
 	now := time.Now()
 	parent := tx.Head()
-	var sync Commit
+	var syncs []Commit
 	if op == OpRecord {
-		if sync, err = s.syncHeadChanges(tx, recorded, prev, now); err != nil {
+		head, err := s.syncHeadChanges(tx, recorded, prev, now)
+		if err != nil {
 			return Recorded{}, err
 		}
-		if !sync.Hash.IsZero() {
-			parent = sync.Hash
+		if !head.Hash.IsZero() {
+			syncs, parent = append(syncs, head), head.Hash
+		}
+		others, err := s.syncOtherSessions(tx, parent, recorded, prev, entries, now)
+		if err != nil {
+			return Recorded{}, err
+		}
+		if !others.Hash.IsZero() {
+			syncs, parent = append(syncs, others), others.Hash
 		}
 	}
 	// The record holds the changed whose disk state differs from the
@@ -109,7 +120,8 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 			return Recorded{}, err
 		}
 	} else {
-		h, meta, subject = sync.Hash, sync.Meta, sync.Subject
+		last := syncs[len(syncs)-1]
+		h, meta, subject = last.Hash, last.Meta, last.Subject
 	}
 	if err := batch.Flush(); err != nil {
 		return Recorded{}, err
@@ -124,9 +136,9 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		}
 	}
 	batch.Release()
-	out := Recorded{Sync: sync, Before: map[string]repo.Entry{}, After: map[string]repo.FileState{}}
+	out := Recorded{Syncs: syncs, Before: map[string]repo.Entry{}, After: map[string]repo.FileState{}}
 	if len(changed) == 0 {
-		return out, nil // only HEAD's changes: the sync is all there was
+		return out, nil // only changes not this session's: the syncs are all there was
 	}
 	out.Commit = Commit{Hash: h, Parent: parent, Subject: repo.OneLine(subject), Time: now, Meta: meta}
 	out.Paths = changed
@@ -182,6 +194,76 @@ func (s *Session) syncHeadChanges(tx *Tx, recorded map[string]repo.Entry, prev m
 		recorded[p], prev[p] = head[p], h
 	}
 	return Commit{Hash: h, Parent: tx.Head(), Subject: subject, Time: now, Meta: meta}, nil
+}
+
+// syncOtherSessions records, as one sync commit on parent, the version
+// another live session left of each path of tx.Outside on which that
+// session's change is still in effect (see Session.Overlaps) and which
+// this session records otherwise: the other agent's edit, not a change of
+// this session's shell command. Without it the record commit would take
+// the other session's edit for its own, and an undo of the record would
+// take it back. Where several sessions changed a path, the version the
+// disk holds is taken if one does, else the most recently updated
+// session's. recorded and prev are updated to stand on the sync commit.
+// Zero Commit when there is no such path.
+func (s *Session) syncOtherSessions(tx *Tx, parent plumbing.Hash, recorded map[string]repo.Entry, prev map[string]plumbing.Hash, disk map[string]repo.Entry, now time.Time) (Commit, error) {
+	overlaps, err := s.Overlaps(&Others{}, tx.Outside)
+	if err != nil || len(overlaps) == 0 {
+		return Commit{}, err
+	}
+	theirs := map[string]repo.Entry{}
+	from := map[string]Overlap{}
+	for _, o := range overlaps {
+		tree, err := s.Repo.TreeOf(o.Edit)
+		if err != nil {
+			return Commit{}, err
+		}
+		e, err := s.Repo.EntryAt(tree, o.Path)
+		if err != nil {
+			return Commit{}, err
+		}
+		if _, chosen := from[o.Path]; chosen && theirs[o.Path] == disk[o.Path] {
+			continue // an earlier session's version is the one on disk
+		}
+		if _, chosen := from[o.Path]; !chosen || e == disk[o.Path] {
+			theirs[o.Path], from[o.Path] = e, o
+		}
+	}
+	var paths []string
+	entries := map[string]repo.Entry{}
+	var names []string
+	for _, p := range tx.Outside {
+		e, ok := theirs[p]
+		if !ok || e == recorded[p] {
+			continue
+		}
+		entries[p] = e
+		paths = append(paths, p)
+		if n := from[p].Session; !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(paths) == 0 {
+		return Commit{}, nil
+	}
+	meta := Meta{Op: OpSync, Session: s.Name, Paths: paths, Prev: map[string]plumbing.Hash{}}
+	for _, p := range paths {
+		if h, ok := prev[p]; ok {
+			meta.Prev[p] = h
+		}
+	}
+	if meta.Stat, err = s.lineStats(paths, recorded, entries); err != nil {
+		return Commit{}, err
+	}
+	subject := "sync: " + describePaths(paths) + " as session " + strings.Join(names, ", ") + " left it (its edit, not this session's)"
+	h, err := s.commit(parent, entries, meta, subject, "", now)
+	if err != nil {
+		return Commit{}, err
+	}
+	for _, p := range paths {
+		recorded[p], prev[p] = entries[p], h
+	}
+	return Commit{Hash: h, Parent: parent, Subject: subject, Time: now, Meta: meta}, nil
 }
 
 // keep is the members of list that are in paths.

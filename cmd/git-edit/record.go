@@ -92,12 +92,13 @@ func runRecord(ctx context.Context, o recordOptions) error {
 	if err != nil {
 		return refused(fmt.Errorf("record: %w; nothing was recorded", err))
 	}
-	if !res.Sync.Hash.IsZero() {
-		// HEAD's changes, the person's, recorded before the command's.
-		fmt.Fprintf(o.Stdout, "[%s %s] %s\n", e.Session.Name, res.Sync.Short(), res.Sync.Subject)
+	for _, sync := range res.Syncs {
+		// Changes not this session's (HEAD's, another session's),
+		// recorded before the command's.
+		fmt.Fprintf(o.Stdout, "[%s %s] %s\n", e.Session.Name, sync.Short(), sync.Subject)
 	}
 	if res.Commit.Hash.IsZero() {
-		if !res.Sync.Hash.IsZero() {
+		if len(res.Syncs) > 0 {
 			return nil
 		}
 		where := ""

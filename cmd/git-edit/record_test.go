@@ -504,3 +504,32 @@ func TestRecordAfterPersonCommitsKeepsTheirWork(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// TestRecordKeepsAnotherSessionsEdit: a record in one session does not take
+// another live session's edit for its own: the other session's version is
+// recorded first as a sync commit, the record holds only the command's
+// change, and undoing the record keeps the other agent's line.
+func TestRecordKeepsAnotherSessionsEdit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the built binary")
+	}
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "1\n2\n3\n4\n5\n"})
+	if r := gitEdit(t, dir, `{"command":"str_replace","path":"a.txt","old_str":"2\n","new_str":"TWO\n"}`, nil, "call", "--session", "s2", "text_editor"); r.code != 0 {
+		t.Fatalf("s2's edit: %+v", r)
+	}
+	sh(t, dir, "sed -i s/5/FIVE/ a.txt")
+	r := gitEdit(t, dir, "", nil, "record", "--session", "s1", "-m", "sed -i s/5/FIVE/ a.txt")
+	if r.code != 0 || !regexp.MustCompile(`^\[s1 [0-9a-f]{7}\] sync: a\.txt as session s2 left it \(its edit, not this session's\)\n\[s1 [0-9a-f]{7}\] sed -i s/5/FIVE/ a\.txt\n`).MatchString(r.stdout) {
+		t.Fatalf("record: %+v", r)
+	}
+	if diff := gittest.Git(t, dir, "diff", "refs/edits/s1~1", "refs/edits/s1"); !strings.Contains(diff, "+FIVE") || strings.Contains(diff, "TWO") && !strings.Contains(diff, " TWO") {
+		t.Errorf("the record commit is not only the command's change:\n%s", diff)
+	}
+	if r := gitEdit(t, dir, "", nil, "undo", "--session", "s1"); r.code != 0 {
+		t.Fatalf("undo: %+v", r)
+	}
+	if got := gittest.ReadFile(t, dir, "a.txt"); got != "1\nTWO\n3\n4\n5\n" {
+		t.Errorf("after undo of the record a.txt is %q: s2's edit must stay", got)
+	}
+	gittest.Fsck(t, dir)
+}
