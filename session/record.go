@@ -66,6 +66,9 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		return Recorded{}, err
 	}
 	meta := Meta{Op: op, Session: s.Name, Paths: tx.Outside, Prev: prev, Raw: raw}
+	if IsChange(op) {
+		meta.Turn = TurnOf(ctx)
+	}
 	if meta.Stat, err = s.lineStats(tx.Outside, recorded, entries, tx.Files); err != nil {
 		return Recorded{}, err
 	}
