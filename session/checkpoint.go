@@ -89,8 +89,9 @@ func validateLabel(s string) error {
 // changed. The ref only grows, so the mark is in the log, pushed and
 // pruned with the session, and rollback --to returns to it. A name the
 // session has given a checkpoint already is refused (ErrCheckpointExists),
-// as git refuses a tag that exists.
-func (s *Session) Checkpoint(ctx context.Context, name string) (Commit, error) {
+// as git refuses a tag that exists. dry checks all that under the lock and
+// records nothing: the Commit returned then has no Hash.
+func (s *Session) Checkpoint(ctx context.Context, name string, dry bool) (Commit, error) {
 	if name != "" {
 		if err := ValidateCheckpoint(name); err != nil {
 			return Commit{}, err
@@ -132,6 +133,9 @@ func (s *Session) Checkpoint(ctx context.Context, name string) (Commit, error) {
 		return Commit{}, err
 	}
 	now := time.Now()
+	if dry {
+		return Commit{Parent: parent, Subject: subject, Time: now, Meta: meta}, nil
+	}
 	h, err := s.commit(parent, nil, meta, subject, "", now)
 	if err != nil {
 		return Commit{}, err

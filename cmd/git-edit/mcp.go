@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -253,7 +254,7 @@ func (s *mcpServer) call(ctx context.Context, name string, req *mcp.CallToolRequ
 		}
 		s.calls.Lock()
 		defer s.calls.Unlock()
-		return e.Call(ctx, name, args)
+		return e.Call(withMetaTurn(ctx, req), name, args)
 	})
 	if err != nil {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}, nil
@@ -263,6 +264,27 @@ func (s *mcpServer) call(ctx context.Context, name string, req *mcp.CallToolRequ
 		StructuredContent: res.Value,
 		IsError:           !res.OK,
 	}, nil
+}
+
+// metaTurn is the key, in a tools/call request's _meta, of the turn (the
+// person's prompt) the call's edit belongs to: a host that knows its turns
+// sends it with every call, without the model having to.
+const metaTurn = "git-edit/turn"
+
+// withMetaTurn is ctx carrying the turn the request's _meta names, if it
+// names one (a string; a number is taken as its decimal text). The engine
+// validates it, and a "turn" argument of the call wins over it.
+func withMetaTurn(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	var turn string
+	switch v := req.Params.GetMeta()[metaTurn].(type) {
+	case string:
+		turn = v
+	case float64:
+		turn = strconv.FormatFloat(v, 'f', -1, 64)
+	default:
+		return ctx
+	}
+	return gesession.WithTurn(ctx, turn)
 }
 
 // rootsRequest names the server's request for the client's roots in a
