@@ -139,7 +139,7 @@ func runLog(rv *review, e *engine.Engine, o logOptions, now time.Time) error {
 		if en.Undoes != "" {
 			b.WriteString("  (reverts " + en.Undoes[:7] + ")")
 		}
-		fmt.Fprintln(w, b.String())
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " ")) // a checkpoint has no paths
 		switch {
 		case rv.opts.Stat:
 			writeStat(w, p, rv.width, en.Stats)
