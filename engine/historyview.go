@@ -30,9 +30,9 @@ type LogEntry struct {
 	// checkpoint's name (Edit-Checkpoint).
 	Turn       string `json:"turn,omitempty"`
 	Checkpoint string `json:"checkpoint,omitempty"`
-	Subject    string   `json:"subject"`
-	Added      int      `json:"added"`
-	Removed    int      `json:"removed"`
+	Subject    string `json:"subject"`
+	Added      int    `json:"added"`
+	Removed    int    `json:"removed"`
 	// Stats are Added and Removed path by path, in the order of Paths (for
 	// `--stat`; the JSON keeps the totals only).
 	Stats []PathStat `json:"-"`

@@ -225,6 +225,13 @@ func TestMCPToolAnnotations(t *testing.T) {
 		"edit_history": {"Edit history of this session", true, false, true},
 		"edit_lines":   {"Edit lines (a batch of line operations)", false, true, false},
 		"text_editor":  {"Text editor (view, write, str_replace, insert, undo)", false, true, false},
+		// The history tools write commits (and files) without a write
+		// call of their own: undo, redo and rollback may remove text; a
+		// checkpoint only adds a commit.
+		"edit_undo":       {"Undo an edit or a turn", false, true, false},
+		"edit_redo":       {"Redo an undo", false, true, false},
+		"edit_rollback":   {"Roll the session back", false, true, false},
+		"edit_checkpoint": {"Checkpoint the session", false, false, false},
 	}
 	if len(res.Tools) != len(want) {
 		t.Fatalf("%d tools", len(res.Tools))
@@ -241,10 +248,10 @@ func TestMCPToolAnnotations(t *testing.T) {
 		}
 	}
 	// One place per tool: the hints are the registration's, and a tool
-	// without a write call is the read-only one.
+	// without a write call that does not declare Writes is read-only.
 	for _, tool := range engine.Registry() {
 		w := want[tool.Name]
-		if tool.ReadOnly() != (tool.WriteCall == nil) || w.readOnly != tool.ReadOnly() || w.destructive != tool.Destructive || w.idempotent != tool.Idempotent || w.title != tool.Title {
+		if tool.ReadOnly() != (tool.WriteCall == nil && !tool.Writes) || w.readOnly != tool.ReadOnly() || w.destructive != tool.Destructive || w.idempotent != tool.Idempotent || w.title != tool.Title {
 			t.Errorf("%s: registration %q readOnly %v destructive %v idempotent %v", tool.Name, tool.Title, tool.ReadOnly(), tool.Destructive, tool.Idempotent)
 		}
 	}
