@@ -23,7 +23,9 @@ func checkpointCommand() *cli.Command {
 		Name:      "checkpoint",
 		Usage:     "mark the session's current state, as a commit that changes no file, so that rollback --to NAME returns to it",
 		ArgsUsage: "[NAME]",
-		Flags: []cli.Flag{rootFlag(), historySessionFlag(),
+		// It writes, as call and record do: to --session, else
+		// $GIT_EDIT_SESSION, else default, which need not exist yet.
+		Flags: []cli.Flag{rootFlag(), sessionFlag(),
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "check the name and say what would be recorded; record nothing"}},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -35,9 +37,12 @@ func checkpointCommand() *cli.Command {
 					return err
 				}
 			}
-			e, err := openHistory(c, pickSay)
+			e, err := engine.Open(engine.Options{Root: c.String("root"), Session: sessionName(c)})
 			if err != nil {
-				return err
+				if errors.Is(err, session.ErrBadName) {
+					return err
+				}
+				return refused(err)
 			}
 			defer e.Close()
 			return runCheckpoint(c.Context, e, checkpointOptions{Name: c.Args().First(), DryRun: c.Bool("dry-run"), Stdout: c.App.Writer})

@@ -181,6 +181,12 @@ func mcpInstructions(session string, defs []engine.ToolDef) string {
 	if offered["text_editor"] {
 		b.WriteString(` text_editor's undo_edit command reverts the last edit of a file.`)
 	}
+	if offered["edit_undo"] {
+		b.WriteString(` edit_undo takes back one edit, a file's last edit or a whole turn, keeping later changes; edit_redo re-applies an undo; edit_rollback returns to an edit, a checkpoint (edit_checkpoint) or the end of a turn; "dry_run": true shows the diff first.`)
+	}
+	if offered["edit_undo"] || offered["edit_rollback"] {
+		b.WriteString(` Give each editing call the current turn (the person's prompt) as "turn", unless the host sends it in _meta as "git-edit/turn", so that a turn can be reviewed and undone whole.`)
+	}
 	fmt.Fprintf(&b, " The person reviews and reverts with git edit log, git edit diff, git edit undo PATH and git edit rollback, each with --session %s.", session)
 	b.WriteString(" Change files through these tools rather than other file-writing tools: a change made another way is recorded only later, as a sync commit that does not say which tool made it or why.")
 	return b.String()
