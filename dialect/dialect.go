@@ -60,11 +60,17 @@ type Tool struct {
 	// Both describe writing tools; a read-only tool (see ReadOnly) is
 	// neither destructive nor anything but idempotent.
 	Destructive, Idempotent bool
+	// Writes says that the tool changes files or the session's history
+	// although it has no WriteCall: the history tools (edit_undo,
+	// edit_redo, edit_rollback, edit_checkpoint), which take back or
+	// mark what other calls wrote rather than write text of their own.
+	Writes bool
 }
 
-// ReadOnly says that the tool never changes a file: it has no WriteCall.
-// Hosts may run such a tool without asking (MCP's readOnlyHint).
-func (t Tool) ReadOnly() bool { return t.WriteCall == nil }
+// ReadOnly says that the tool never changes a file or the session: it has
+// no WriteCall and does not declare Writes. Hosts may run such a tool
+// without asking (MCP's readOnlyHint).
+func (t Tool) ReadOnly() bool { return t.WriteCall == nil && !t.Writes }
 
 // Result is a tool call's answer.
 type Result struct {

@@ -71,6 +71,13 @@ var utf8Cases = []utf8Case{
 	{tool: "code_edit", args: `{"edits": [{"file_path": "f.txt", "search": "hello\n", "replace": "«»\n"}]}`, field: `"edits[0].replace"`, good: pair},
 	{tool: "edit_history", args: `{"path": "f«».txt"}`, field: `"path"`},
 	{tool: "edit_history", args: `{"commit": "abcd«»"}`, field: `"commit"`, noControl: true},
+	{tool: "edit_undo", args: `{"edit": "abcd«»"}`, field: `"edit"`, noControl: true},
+	{tool: "edit_undo", args: `{"path": "f«».txt"}`, field: `"path"`, noControl: true},
+	{tool: "edit_undo", args: `{"turn": "«»"}`, field: `"turn"`, noControl: true},
+	{tool: "edit_redo", args: `{"edit": "abcd«»"}`, field: `"edit"`, noControl: true},
+	{tool: "edit_redo", args: `{"path": "f«».txt"}`, field: `"path"`, noControl: true},
+	{tool: "edit_rollback", args: `{"to": "«»"}`, field: `"to"`, noControl: true},
+	{tool: "edit_checkpoint", args: `{"name": "cp«»"}`, field: `"name"`, good: pair},
 }
 
 // TestAttackInvalidUTF8ArgumentsChangeNothing: in every string field of

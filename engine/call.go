@@ -17,7 +17,7 @@ import (
 )
 
 // What the engine adds to every writing dialect, in one place rather than
-// in each: the optional argument dry_run, and the note that another
+// in each: the optional arguments dry_run and turn, and the note that another
 // session's change to a file the call changed is still in effect.
 //
 // dry_run: true runs the call as it would run (the same reads, plan and
@@ -28,6 +28,11 @@ import (
 // dryRunProperty is the schema of dry_run, added to the properties of
 // every writing tool whose schema does not declare it itself.
 const dryRunProperty = `"dry_run": {"type": "boolean", "default": false, "description": "Answer with the diff the call would apply and the result it would return, writing and recording nothing."}`
+
+// turnProperty is the schema of turn, added after dry_run: the turn (the
+// person's prompt) a call's edit belongs to, recorded as Edit-Turn. An MCP
+// client may send it in the request's _meta as "git-edit/turn" instead.
+const turnProperty = `"turn": {"type": "string", "description": "The id of the turn (the person's prompt) this edit belongs to, so the whole turn can be reviewed and undone together (git edit log, git edit undo --turn)."}`
 
 // dryRunCommit stands, in a dry run, for the commit the call would make:
 // dialects say "no change" when Outcome.Commit is empty.
@@ -42,6 +47,9 @@ var dryRunSchemas = sync.OnceValue(func() map[string]string {
 			continue
 		}
 		if s, ok := withDryRun(t.Schema); ok {
+			if st, ok := withProperty(s, "turn", turnProperty); ok {
+				s = st
+			}
 			out[t.Name] = s
 		}
 	}
@@ -60,6 +68,13 @@ func schemaOf(t dialect.Tool) string {
 // keeping the rest byte for byte; ok is false when schema has no
 // properties object or declares dry_run already.
 func withDryRun(schema string) (string, bool) {
+	return withProperty(schema, "dry_run", dryRunProperty)
+}
+
+// withProperty adds prop, the member key as written in a schema, as the
+// last of schema's properties, keeping the rest byte for byte; ok is
+// false when schema has no properties object or declares key already.
+func withProperty(schema, key, prop string) (string, bool) {
 	members, ok := objectMembers([]byte(schema))
 	if !ok {
 		return schema, false
@@ -69,7 +84,7 @@ func withDryRun(schema string) (string, bool) {
 			continue
 		}
 		props, ok := objectMembers(m.value)
-		if !ok || slices.ContainsFunc(props, func(p member) bool { return p.key == "dry_run" }) {
+		if !ok || slices.ContainsFunc(props, func(p member) bool { return p.key == key }) {
 			return schema, false
 		}
 		// m.value ends with the properties' closing brace.
@@ -79,7 +94,7 @@ func withDryRun(schema string) (string, bool) {
 		if len(props) == 0 {
 			sep = ""
 		}
-		return string(body) + sep + dryRunProperty + "\n  " + schema[end:], true
+		return string(body) + sep + prop + "\n  " + schema[end:], true
 	}
 	return schema, false
 }
@@ -135,35 +150,57 @@ func objectMembers(raw []byte) ([]member, bool) {
 	return out, true
 }
 
-// takeDryRun takes the top-level dry_run off a call's arguments: the
+// takeDryRun takes the top-level dry_run off a call's arguments (see
+// takeMember). dry_run must be true, false or null (absent).
+func takeDryRun(args []byte) (rest []byte, dry bool, err error) {
+	rest, val, err := takeMember(args, "dry_run")
+	if err != nil || val == nil {
+		return rest, false, err
+	}
+	switch string(val) {
+	case "true":
+		dry = true
+	case "false", "null":
+	default:
+		return nil, false, jsonargs.Invalid(`"dry_run" must be true or false, got %s; send "dry_run": true to see what the call would change without changing anything`, val)
+	}
+	return rest, dry, nil
+}
+
+// takeTurn takes the top-level turn off a call's arguments (see
+// takeMember): a string, or null (absent).
+func takeTurn(args []byte) (rest []byte, turn string, err error) {
+	rest, val, err := takeMember(args, "turn")
+	if err != nil || val == nil || string(val) == "null" {
+		return rest, "", err
+	}
+	if err := json.Unmarshal(val, &turn); err != nil {
+		return nil, "", jsonargs.Invalid(`"turn" must be a string, got %s; send the id of the turn (the person's prompt) the edit belongs to, such as "turn": "3"`, val)
+	}
+	return rest, turn, nil
+}
+
+// takeMember takes the top-level member key off a call's arguments: the
 // member and one comma beside it are blanked out with spaces, so the
 // dialect's parser sees the other arguments where the call put them (its
-// refusals, offsets included, are those of the call without dry_run).
+// refusals, offsets included, are those of the call without it).
 // Malformed arguments are passed on, for the dialect to refuse as it
-// would without dry_run (a dry_run read before what is wrong is taken
-// off). dry_run must be true, false or null (absent).
-func takeDryRun(args []byte) (rest []byte, dry bool, err error) {
-	if !bytes.Contains(args, []byte("dry_run")) && !bytes.Contains(args, []byte(`\u`)) {
-		return args, false, nil // no key can spell it: the common case, no parse
+// would without the member (one read before what is wrong is taken off).
+// val is the member's value as written; nil when absent.
+func takeMember(args []byte, key string) (rest []byte, val json.RawMessage, err error) {
+	if !bytes.Contains(args, []byte(key)) && !bytes.Contains(args, []byte(`\u`)) {
+		return args, nil, nil // no key can spell it: the common case, no parse
 	}
-	members, ok := objectMembers(args)
+	members, _ := objectMembers(args)
 	var out []byte
-	seen := false
 	for _, m := range members {
-		if m.key != "dry_run" {
+		if m.key != key {
 			continue
 		}
-		if seen {
-			return nil, false, jsonargs.Invalid(`"dry_run" is given more than once; send it once`)
+		if val != nil {
+			return nil, nil, jsonargs.Invalid(`%q is given more than once; send it once`, key)
 		}
-		seen = true
-		switch string(m.value) {
-		case "true":
-			dry = true
-		case "false", "null":
-		default:
-			return nil, false, jsonargs.Invalid(`"dry_run" must be true or false, got %s; send "dry_run": true to see what the call would change without changing anything`, m.value)
-		}
+		val = m.value
 		if out == nil {
 			out = bytes.Clone(args)
 		}
@@ -183,10 +220,9 @@ func takeDryRun(args []byte) (rest []byte, dry bool, err error) {
 		}
 	}
 	if out == nil {
-		return args, false, nil
+		return args, nil, nil
 	}
-	_ = ok // malformed: the dialect refuses; a dry_run read stays in force
-	return out, dry, nil
+	return out, val, nil
 }
 
 // callRecord is what the workspace of one call saw its operations do: in
@@ -223,6 +259,18 @@ func (e *Engine) run(ctx context.Context, t dialect.Tool, args []byte) Result {
 	if _, ok := dryRunSchemas()[t.Name]; ok {
 		var err error
 		if args, dry, err = takeDryRun(args); err != nil {
+			return t.Refuse(err)
+		}
+		var turn string
+		if args, turn, err = takeTurn(args); err != nil {
+			return t.Refuse(err)
+		}
+		if turn != "" {
+			ctx = session.WithTurn(ctx, turn) // the argument wins over _meta
+		}
+	}
+	if turn := session.TurnOf(ctx); turn != "" {
+		if err := session.ValidateTurn(turn); err != nil {
 			return t.Refuse(err)
 		}
 	}

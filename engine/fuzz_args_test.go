@@ -18,7 +18,7 @@ func fuzzArgs(f *testing.F, tools ...string) {
 		r.reset(t, content)
 		tool := tools[int(which)%len(tools)]
 		c := r.run(t, tool, []byte(args), "")
-		if reg, _ := registered(tool); c.moved && reg.WriteCall == nil {
+		if reg, _ := registered(tool); c.moved && reg.ReadOnly() {
 			t.Fatalf("read-only %s recorded a commit", tool)
 		}
 	})
@@ -43,7 +43,7 @@ func FuzzEveryToolArgs(f *testing.F) {
 		}
 		r := env.get(t)
 		r.reset(t, content)
-		if c := r.run(t, tool, []byte(args), ""); c.moved && reg.WriteCall == nil {
+		if c := r.run(t, tool, []byte(args), ""); c.moved && reg.ReadOnly() {
 			t.Fatalf("read-only %s recorded a commit", tool)
 		}
 	})

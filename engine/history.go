@@ -37,6 +37,14 @@ type Reverted struct {
 	// went back whole, as they were before the target: what changed them
 	// since is removed too (history.WhatElse says what).
 	Whole []string
+	// Turn is the turn an undo --turn took back; "" otherwise.
+	Turn string
+	// To is what a rollback --to named (history.ToEdit, ToTurn,
+	// ToCheckpoint); "" otherwise.
+	To string
+	// DryRun: nothing was written or recorded; Before and After say what
+	// would change (Commit and Sync are zero).
+	DryRun bool
 }
 
 // PathChange is what an undo, redo or rollback did to one of its paths.
@@ -82,27 +90,27 @@ func (r Reverted) Changes() []PathChange {
 // (Reverted.Whole). Nothing to undo and depth reached are refused
 // (history's sentinels).
 func (e *Engine) Undo(ctx context.Context, path string, force bool) (Reverted, error) {
-	return e.revert(ctx, path, force, false)
+	return e.revert(ctx, path, force, false, false)
 }
 
 // Redo re-applies, selectively as Undo takes back, the last undo: of path
 // (as long as nothing else changed it since), or (path "") the newest undo
 // of the session still redoable.
 func (e *Engine) Redo(ctx context.Context, path string, force bool) (Reverted, error) {
-	return e.revert(ctx, path, force, true)
+	return e.revert(ctx, path, force, true, false)
 }
 
 // UndoEdit takes back the commit name names (a commit id prefix,
 // SESSION~N or tip~N, as `show` reads them; see history.PickUndo), for its
 // paths still in effect, whatever came after it: selectively, as Undo.
 func (e *Engine) UndoEdit(ctx context.Context, name string, force bool) (Reverted, error) {
-	return e.revertNamed(ctx, name, force, false)
+	return e.revertNamed(ctx, name, force, false, false)
 }
 
 // RedoEdit re-applies what the undo name names took back, selectively,
 // whatever came after it.
 func (e *Engine) RedoEdit(ctx context.Context, name string, force bool) (Reverted, error) {
-	return e.revertNamed(ctx, name, force, true)
+	return e.revertNamed(ctx, name, force, true, false)
 }
 
 // UndoSet takes back several commits of the session in one undo commit
@@ -110,7 +118,7 @@ func (e *Engine) RedoEdit(ctx context.Context, name string, force bool) (Reverte
 // chosen at tip (history.PickUndo, InEffect); if the session moved since,
 // it refuses with history.ErrMoved. Selective and forced as Undo.
 func (e *Engine) UndoSet(ctx context.Context, tip plumbing.Hash, rs []history.Reversal, force bool) (Reverted, error) {
-	return e.revertSet(ctx, tip, rs, force, false)
+	return e.revertSet(ctx, tip, rs, force, false, false)
 }
 
 func revertNames(redo bool) (op, tool, verb string) {
@@ -120,7 +128,7 @@ func revertNames(redo bool) (op, tool, verb string) {
 	return session.OpUndo, "git-edit undo", "undo"
 }
 
-func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Reverted, error) {
+func (e *Engine) revert(ctx context.Context, path string, force, redo, dry bool) (Reverted, error) {
 	op, tool, verb := revertNames(redo)
 	var res Reverted
 	if path != "" {
@@ -129,7 +137,7 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 			return res, err
 		}
 		res.Paths = []string{p.Rel}
-		res.Outcome, err = e.apply(ctx, []repo.Path{p}, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
+		res.Outcome, err = e.applyOrPreview(ctx, dry, []repo.Path{p}, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 			var t history.Target
 			var err error
 			if redo {
@@ -155,10 +163,10 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo bool) (Rev
 	if err != nil {
 		return res, err
 	}
-	return e.revertSet(ctx, tip, []history.Reversal{{Target: t, Paths: paths}}, force, redo)
+	return e.revertSet(ctx, tip, []history.Reversal{{Target: t, Paths: paths}}, force, redo, dry)
 }
 
-func (e *Engine) revertNamed(ctx context.Context, name string, force, redo bool) (Reverted, error) {
+func (e *Engine) revertNamed(ctx context.Context, name string, force, redo, dry bool) (Reverted, error) {
 	tip, err := e.Session.Tip()
 	if err != nil {
 		return Reverted{}, err
@@ -171,11 +179,11 @@ func (e *Engine) revertNamed(ctx context.Context, name string, force, redo bool)
 	if err != nil {
 		return Reverted{}, err
 	}
-	return e.revertSet(ctx, tip, []history.Reversal{r}, force, redo)
+	return e.revertSet(ctx, tip, []history.Reversal{r}, force, redo, dry)
 }
 
 // revertSet applies the selective undo (or redo) of rs, chosen at tip.
-func (e *Engine) revertSet(ctx context.Context, tip plumbing.Hash, rs []history.Reversal, force, redo bool) (Reverted, error) {
+func (e *Engine) revertSet(ctx context.Context, tip plumbing.Hash, rs []history.Reversal, force, redo, dry bool) (Reverted, error) {
 	op, tool, verb := revertNames(redo)
 	res := Reverted{Reversals: rs}
 	if len(rs) > 0 {
@@ -194,12 +202,42 @@ func (e *Engine) revertSet(ctx context.Context, tip plumbing.Hash, rs []history.
 	if err != nil {
 		return res, err
 	}
-	res.Outcome, err = e.apply(ctx, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
+	res.Outcome, err = e.applyOrPreview(ctx, dry, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		pl, err := history.PlanSelectiveAt(tx, e.Session, tip, rs, op, tool, force)
 		res.Whole = pl.Whole
 		return pl.Plan, err
 	})
 	return res, e.replaced(verb, paths, err)
+}
+
+// UndoTurn takes back every change of turn (the edits and records
+// carrying Edit-Turn: turn) still in effect, in one undo commit,
+// selectively and forced as Undo (see history.TurnReversals).
+func (e *Engine) UndoTurn(ctx context.Context, turn string, force bool) (Reverted, error) {
+	return e.undoTurn(ctx, turn, force, false)
+}
+
+func (e *Engine) undoTurn(ctx context.Context, turn string, force, dry bool) (Reverted, error) {
+	tip, err := e.Session.Tip()
+	if err != nil {
+		return Reverted{}, err
+	}
+	rs, err := history.TurnReversals(e.Session, tip, turn)
+	if err != nil {
+		return Reverted{}, err
+	}
+	res, err := e.revertSet(ctx, tip, rs, force, false, dry)
+	res.Turn = turn
+	return res, err
+}
+
+// applyOrPreview is apply, or in a dry run session.Session.Preview: the
+// same reads, plan and refusals under a shared lock, nothing written.
+func (e *Engine) applyOrPreview(ctx context.Context, dry bool, paths []repo.Path, policy session.OutsidePolicy, plan func(*session.Tx) (session.Plan, error)) (session.Outcome, error) {
+	if dry {
+		return e.Session.Preview(ctx, paths, policy, plan)
+	}
+	return e.apply(ctx, paths, policy, plan)
 }
 
 // locateRecorded is locate for a path that names a recorded file (undo
@@ -220,6 +258,10 @@ func (e *Engine) locateRecorded(arg string) (*Engine, repo.Path, error) {
 // stays in history). A recorded path that is no longer a regular file is
 // refused naming what it now is (ErrReplaced); a symlink is never followed.
 func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted, error) {
+	return e.rollback(ctx, to, force, false)
+}
+
+func (e *Engine) rollback(ctx context.Context, to string, force, dry bool) (Reverted, error) {
 	var res Reverted
 	tip, err := e.Session.Tip()
 	if err != nil {
@@ -230,11 +272,11 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 	}
 	var toHash plumbing.Hash
 	if to != "" {
-		c, err := history.Resolve(e.Session, tip, to)
+		c, kind, err := history.ResolveTo(e.Session, tip, to)
 		if err != nil {
 			return res, err
 		}
-		toHash, res.Target = c.Hash, history.Target{Commit: c.Hash, Meta: c.Meta}
+		toHash, res.Target, res.To = c.Hash, history.Target{Commit: c.Hash, Meta: c.Meta}, kind
 	}
 	rb, err := history.PrepareRollback(e.Session, tip, toHash)
 	if err != nil {
@@ -245,7 +287,7 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 	if err != nil {
 		return res, err
 	}
-	res.Outcome, err = e.apply(ctx, paths, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
+	res.Outcome, err = e.applyOrPreview(ctx, dry, paths, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
 		pl, discards, err := history.PlanRollback(tx, e.Session, rb, force, "git-edit rollback")
 		res.Discarded = discards
 		return pl, err

@@ -26,9 +26,13 @@ type LogEntry struct {
 	Time       LogTime  `json:"time"`
 	Undoes     string   `json:"undoes,omitempty"`
 	RollbackTo string   `json:"rollback_to,omitempty"`
-	Subject    string   `json:"subject"`
-	Added      int      `json:"added"`
-	Removed    int      `json:"removed"`
+	// Turn is the turn the commit belongs to (Edit-Turn); Checkpoint a
+	// checkpoint's name (Edit-Checkpoint).
+	Turn       string `json:"turn,omitempty"`
+	Checkpoint string `json:"checkpoint,omitempty"`
+	Subject    string `json:"subject"`
+	Added      int    `json:"added"`
+	Removed    int    `json:"removed"`
 	// Stats are Added and Removed path by path, in the order of Paths (for
 	// `--stat`; the JSON keeps the totals only).
 	Stats []PathStat `json:"-"`
@@ -270,7 +274,8 @@ func (e *Engine) NetChanges(paths []string) ([]FileDiff, error) {
 // the blobs for commits written before it.
 func describe(s *session.Session, c history.Commit) (LogEntry, error) {
 	en := LogEntry{Commit: c.Hash.String(), Session: s.Name, Op: c.Meta.Op, Tool: c.Meta.Tool, Paths: c.Meta.Paths,
-		Time: LogTime{c.Time}, Subject: c.Subject, RollbackTo: c.Meta.RollbackTo}
+		Time: LogTime{c.Time}, Subject: c.Subject, RollbackTo: c.Meta.RollbackTo,
+		Turn: c.Meta.Turn, Checkpoint: c.Meta.Checkpoint}
 	if !c.Meta.Undoes.IsZero() {
 		en.Undoes = c.Meta.Undoes.String()
 	}

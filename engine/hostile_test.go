@@ -195,6 +195,15 @@ func TestBadArgumentsNeverPanicNorWrite(t *testing.T) {
 					t.Fatal(err)
 				}
 				out, _ := json.Marshal(res.Value)
+				if tool == "edit_checkpoint" && in.name == "empty" {
+					// No arguments is an unnamed checkpoint: a commit
+					// that changes no file.
+					if !res.OK || gittest.Status(t, dir) != status || gittest.Rev(t, dir, "refs/edits/s") == "" {
+						t.Fatalf("an unnamed checkpoint: %s", out)
+					}
+					gittest.Git(t, dir, "update-ref", "-d", "refs/edits/s")
+					return
+				}
 				if res.OK && tool != "edit_history" {
 					t.Fatalf("accepted: %.300s", out)
 				}

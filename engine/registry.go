@@ -27,6 +27,10 @@ var registry = []dialect.Tool{
 	codeedit.Tool,
 	applypatch.Tool,
 	editHistoryTool,
+	editUndoTool,
+	editRedoTool,
+	editRollbackTool,
+	editCheckpointTool,
 }
 
 // Registry returns every tool's registration, sorted by name.

@@ -263,6 +263,9 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	meta := pl.Meta
 	meta.Session, meta.Paths, meta.Prev, meta.Raw = s.Name, touched, prev, raw
+	if IsChange(meta.Op) && meta.Turn == "" {
+		meta.Turn = TurnOf(ctx)
+	}
 	meta.RawBefore = nil
 	for _, p := range touched {
 		if tx.rawBefore[p] {

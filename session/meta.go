@@ -20,6 +20,11 @@ const (
 	// ran (a shell command, a formatter) as the session's own: undo
 	// reverts it like an edit, where it stops at a sync.
 	OpRecord = "record"
+	// OpCheckpoint marks the session's state at a moment, under a name
+	// (Edit-Checkpoint): a commit that changes no path, so that undo,
+	// overlaps and the history index pass it by as they pass a commit of
+	// no path; rollback --to returns to it.
+	OpCheckpoint = "checkpoint"
 )
 
 // IsChange reports whether op is a change the session made (an edit, or
@@ -40,6 +45,8 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 //	Edit-Raw: src/mixed.txt
 //	Edit-Raw-Before: src/lf.txt
 //	Edit-Stat: 3 1 src/main.go
+//	Edit-Turn: 7
+//	Edit-Checkpoint: before-refactor
 //
 // Edit-Path names every path the commit changed. Edit-Prev names, per path,
 // the previous commit of the session that changed it (absent on a session's
@@ -79,6 +86,13 @@ type Meta struct {
 	// undo of several edits in one commit), each in an Edit-Undoes
 	// trailer of its own after Undoes'.
 	AlsoUndoes []plumbing.Hash
+	// Turn is the turn (one prompt of the person and the agent's work on
+	// it) the commit belongs to, as the agent's host named it
+	// (Edit-Turn); "" when none was given. Edits and records carry it.
+	Turn string
+	// Checkpoint is a checkpoint commit's name (Edit-Checkpoint); "" for
+	// an unnamed checkpoint and for every other commit.
+	Checkpoint string
 }
 
 // Reverts lists every commit an undo or redo reverses: Undoes, then
@@ -172,6 +186,12 @@ func (m Meta) MessageWithBody(subject, body string) string {
 			fmt.Fprintf(&b, "Edit-Stat: %d %d %s\n", st.Added, st.Removed, quotePath(p))
 		}
 	}
+	if m.Turn != "" {
+		fmt.Fprintf(&b, "Edit-Turn: %s\n", repo.OneLine(m.Turn))
+	}
+	if m.Checkpoint != "" {
+		fmt.Fprintf(&b, "Edit-Checkpoint: %s\n", repo.OneLine(m.Checkpoint))
+	}
 	return b.String()
 }
 
@@ -222,6 +242,10 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			m.Raw = append(m.Raw, unquotePath(val))
 		case "Edit-Raw-Before":
 			m.RawBefore = append(m.RawBefore, unquotePath(val))
+		case "Edit-Turn":
+			m.Turn = val
+		case "Edit-Checkpoint":
+			m.Checkpoint = val
 		case "Edit-Stat":
 			if p, st, ok := parseStat(val); ok {
 				if m.Stat == nil {

@@ -106,6 +106,9 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 	var meta Meta
 	if len(changed) > 0 {
 		meta = Meta{Op: op, Session: s.Name, Paths: changed, Prev: prev, Raw: keep(raw, changed)}
+		if IsChange(op) {
+			meta.Turn = TurnOf(ctx)
+		}
 		if meta.Stat, err = s.lineStats(changed, recorded, entries, tx.Files); err != nil {
 			return Recorded{}, err
 		}

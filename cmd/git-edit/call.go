@@ -24,6 +24,8 @@ const callTimeout = 2 * time.Minute
 // callOptions are the inputs of `git-edit call`.
 type callOptions struct {
 	Root, Session, Tool string
+	// Turn is recorded on the call's edit as Edit-Turn ("": none).
+	Turn string
 	// Overrides of git config, nil when not given.
 	UndoDepth   *int
 	MaxFileSize *int64
@@ -49,6 +51,7 @@ func callCommand() *cli.Command {
 			&cli.BoolFlag{Name: "require-read", Usage: "Edit/MultiEdit need a prior Read; overrides git config edit.requireRead (--require-read=false turns it off)",
 				DefaultText: fmt.Sprintf("edit.requireRead, else %t", engine.DefaultRequireRead)},
 			&cli.BoolFlag{Name: "verbose", Usage: "log each tool call's INFO lines to stderr (as GIT_EDIT_LOG=1 does)"},
+			turnFlag(),
 		}, callLogFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -69,7 +72,7 @@ func callCommand() *cli.Command {
 			// current directory (see engine.Options.Root).
 			o := callOptions{
 				Root: c.String("root"), Session: sessionName(c), Tool: c.Args().First(),
-				ID: c.String("id"), Observer: obs, Stdin: c.App.Reader, Stdout: c.App.Writer,
+				ID: c.String("id"), Turn: c.String("turn"), Observer: obs, Stdin: c.App.Reader, Stdout: c.App.Writer,
 			}
 			if o.ID == "" {
 				o.ID = "call-" + newSessionName(time.Now())[len("mcp-"):]
@@ -89,6 +92,12 @@ func callCommand() *cli.Command {
 			return runCall(c.Context, o)
 		},
 	}
+}
+
+// turnFlag is --turn of the commands that record edits (call, record).
+func turnFlag() cli.Flag {
+	return &cli.StringFlag{Name: "turn", EnvVars: []string{"GIT_EDIT_TURN"},
+		Usage: "record the edit as part of turn `T` (the person's prompt it answers; trailer Edit-Turn), so that git edit log groups it and git edit undo --turn T takes the whole turn back"}
 }
 
 // undoDepthDefault is --undo-depth's default in call's and undo's help.
@@ -150,6 +159,12 @@ func runCall(ctx context.Context, o callOptions) error {
 	}
 	if err := session.ValidateName(o.Session); err != nil {
 		return fmt.Errorf("--session: %w", err)
+	}
+	if o.Turn != "" {
+		if err := session.ValidateTurn(o.Turn); err != nil {
+			return fmt.Errorf("--turn: %w", err)
+		}
+		ctx = session.WithTurn(ctx, o.Turn)
 	}
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()

@@ -68,9 +68,12 @@ type logOptions struct {
 }
 
 // runLog prints one line per commit in aligned columns: short id, session
-// (with --all), age, op, tool, lines added and removed, paths, and what an
-// undo or redo reverts; with --stat or --name-only, each commit's paths
-// under its line, as git log --oneline prints them.
+// (with --all), age, op, tool (a checkpoint's name), lines added and
+// removed, paths, and what an undo or redo reverts; with --stat or
+// --name-only, each commit's paths under its line, as git log --oneline
+// prints them. Consecutive commits of one turn are grouped under a line
+// "turn T (N edits)", indented by two spaces; a commit between them (a
+// sync, an undo) ends the group, so the log stays in time order.
 func runLog(rv *review, e *engine.Engine, o logOptions, now time.Time) error {
 	w := rv.w
 	entries, err := e.Log(o.N, o.Paths, o.All)
@@ -90,7 +93,11 @@ func runLog(rv *review, e *engine.Engine, o logOptions, now time.Time) error {
 		if o.All {
 			session = "[" + en.Session + "]"
 		}
-		rows[i] = [5]string{session, age(en.Time.Time, now), en.Op, en.Tool, fmt.Sprintf("+%d -%d", en.Added, en.Removed)}
+		tool := en.Tool
+		if en.Op == "checkpoint" {
+			tool = en.Checkpoint
+		}
+		rows[i] = [5]string{session, age(en.Time.Time, now), en.Op, tool, fmt.Sprintf("+%d -%d", en.Added, en.Removed)}
 		for j, cell := range rows[i] {
 			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
 		}
@@ -99,9 +106,26 @@ func runLog(rv *review, e *engine.Engine, o logOptions, now time.Time) error {
 	pad := func(j int, s string) string {
 		return s + strings.Repeat(" ", widths[j]-utf8.RuneCountInString(s)) + "  "
 	}
+	sameTurn := func(i, j int) bool {
+		return j >= 0 && j < len(entries) && entries[i].Turn != "" && entries[i].Turn == entries[j].Turn && entries[i].Session == entries[j].Session
+	}
 	for i, en := range entries {
 		r := rows[i]
 		var b strings.Builder
+		if en.Turn != "" {
+			if !sameTurn(i, i-1) {
+				n := 1
+				for sameTurn(i, i+n) {
+					n++
+				}
+				edits := "edits"
+				if n == 1 {
+					edits = "edit"
+				}
+				fmt.Fprintf(w, "turn %s (%d %s)\n", en.Turn, n, edits)
+			}
+			b.WriteString("  ")
+		}
 		b.WriteString(p.yellow(en.Commit[:7]) + "  ")
 		if o.All {
 			b.WriteString(pad(0, r[0]))
@@ -115,7 +139,7 @@ func runLog(rv *review, e *engine.Engine, o logOptions, now time.Time) error {
 		if en.Undoes != "" {
 			b.WriteString("  (reverts " + en.Undoes[:7] + ")")
 		}
-		fmt.Fprintln(w, b.String())
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " ")) // a checkpoint has no paths
 		switch {
 		case rv.opts.Stat:
 			writeStat(w, p, rv.width, en.Stats)

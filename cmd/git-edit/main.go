@@ -92,6 +92,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			undoCommand(false),
 			undoCommand(true),
 			rollbackCommand(),
+			checkpointCommand(),
 			recordCommand(),
 			sessionsCommand(),
 			pruneCommand(),

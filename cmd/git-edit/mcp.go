@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -180,6 +181,12 @@ func mcpInstructions(session string, defs []engine.ToolDef) string {
 	if offered["text_editor"] {
 		b.WriteString(` text_editor's undo_edit command reverts the last edit of a file.`)
 	}
+	if offered["edit_undo"] {
+		b.WriteString(` edit_undo takes back one edit, a file's last edit or a whole turn, keeping later changes; edit_redo re-applies an undo; edit_rollback returns to an edit, a checkpoint (edit_checkpoint) or the end of a turn; "dry_run": true shows the diff first.`)
+	}
+	if offered["edit_undo"] || offered["edit_rollback"] {
+		b.WriteString(` Give each editing call the current turn (the person's prompt) as "turn", unless the host sends it in _meta as "git-edit/turn", so that a turn can be reviewed and undone whole.`)
+	}
 	fmt.Fprintf(&b, " The person reviews and reverts with git edit log, git edit diff, git edit undo PATH and git edit rollback, each with --session %s.", session)
 	b.WriteString(" Change files through these tools rather than other file-writing tools: a change made another way is recorded only later, as a sync commit that does not say which tool made it or why.")
 	return b.String()
@@ -253,7 +260,7 @@ func (s *mcpServer) call(ctx context.Context, name string, req *mcp.CallToolRequ
 		}
 		s.calls.Lock()
 		defer s.calls.Unlock()
-		return e.Call(ctx, name, args)
+		return e.Call(withMetaTurn(ctx, req), name, args)
 	})
 	if err != nil {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}, nil
@@ -263,6 +270,27 @@ func (s *mcpServer) call(ctx context.Context, name string, req *mcp.CallToolRequ
 		StructuredContent: res.Value,
 		IsError:           !res.OK,
 	}, nil
+}
+
+// metaTurn is the key, in a tools/call request's _meta, of the turn (the
+// person's prompt) the call's edit belongs to: a host that knows its turns
+// sends it with every call, without the model having to.
+const metaTurn = "git-edit/turn"
+
+// withMetaTurn is ctx carrying the turn the request's _meta names, if it
+// names one (a string; a number is taken as its decimal text). The engine
+// validates it, and a "turn" argument of the call wins over it.
+func withMetaTurn(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	var turn string
+	switch v := req.Params.GetMeta()[metaTurn].(type) {
+	case string:
+		turn = v
+	case float64:
+		turn = strconv.FormatFloat(v, 'f', -1, 64)
+	default:
+		return ctx
+	}
+	return gesession.WithTurn(ctx, turn)
 }
 
 // rootsRequest names the server's request for the client's roots in a

@@ -225,6 +225,13 @@ func TestMCPToolAnnotations(t *testing.T) {
 		"edit_history": {"Edit history of this session", true, false, true},
 		"edit_lines":   {"Edit lines (a batch of line operations)", false, true, false},
 		"text_editor":  {"Text editor (view, write, str_replace, insert, undo)", false, true, false},
+		// The history tools write commits (and files) without a write
+		// call of their own: undo, redo and rollback may remove text; a
+		// checkpoint only adds a commit.
+		"edit_undo":       {"Undo an edit or a turn", false, true, false},
+		"edit_redo":       {"Redo an undo", false, true, false},
+		"edit_rollback":   {"Roll the session back", false, true, false},
+		"edit_checkpoint": {"Checkpoint the session", false, false, false},
 	}
 	if len(res.Tools) != len(want) {
 		t.Fatalf("%d tools", len(res.Tools))
@@ -241,10 +248,10 @@ func TestMCPToolAnnotations(t *testing.T) {
 		}
 	}
 	// One place per tool: the hints are the registration's, and a tool
-	// without a write call is the read-only one.
+	// without a write call that does not declare Writes is read-only.
 	for _, tool := range engine.Registry() {
 		w := want[tool.Name]
-		if tool.ReadOnly() != (tool.WriteCall == nil) || w.readOnly != tool.ReadOnly() || w.destructive != tool.Destructive || w.idempotent != tool.Idempotent || w.title != tool.Title {
+		if tool.ReadOnly() != (tool.WriteCall == nil && !tool.Writes) || w.readOnly != tool.ReadOnly() || w.destructive != tool.Destructive || w.idempotent != tool.Idempotent || w.title != tool.Title {
 			t.Errorf("%s: registration %q readOnly %v destructive %v idempotent %v", tool.Name, tool.Title, tool.ReadOnly(), tool.Destructive, tool.Idempotent)
 		}
 	}
@@ -269,7 +276,7 @@ func TestMCPInstructions(t *testing.T) {
 		tools []string
 		want  string
 	}{
-		{nil, `git-edit records every change these tools make as a git commit on the hidden ref refs/edits/s (this server's session), apart from the branches, index and HEAD, so every edit can be reviewed and undone. edit_history lists the session's edits (newest first), shows one edit's diff ("commit") or the session's net change ("diff": true). text_editor's undo_edit command reverts the last edit of a file. The person reviews and reverts with git edit log, git edit diff, git edit undo PATH and git edit rollback, each with --session s. Change files through these tools rather than other file-writing tools: a change made another way is recorded only later, as a sync commit that does not say which tool made it or why.`},
+		{nil, `git-edit records every change these tools make as a git commit on the hidden ref refs/edits/s (this server's session), apart from the branches, index and HEAD, so every edit can be reviewed and undone. edit_history lists the session's edits (newest first), shows one edit's diff ("commit") or the session's net change ("diff": true). text_editor's undo_edit command reverts the last edit of a file. edit_undo takes back one edit, a file's last edit or a whole turn, keeping later changes; edit_redo re-applies an undo; edit_rollback returns to an edit, a checkpoint (edit_checkpoint) or the end of a turn; "dry_run": true shows the diff first. Give each editing call the current turn (the person's prompt) as "turn", unless the host sends it in _meta as "git-edit/turn", so that a turn can be reviewed and undone whole. The person reviews and reverts with git edit log, git edit diff, git edit undo PATH and git edit rollback, each with --session s. Change files through these tools rather than other file-writing tools: a change made another way is recorded only later, as a sync commit that does not say which tool made it or why.`},
 		{[]string{"Read", "Edit"}, `git-edit records every change these tools make as a git commit on the hidden ref refs/edits/s (this server's session), apart from the branches, index and HEAD, so every edit can be reviewed and undone. The person reviews and reverts with git edit log, git edit diff, git edit undo PATH and git edit rollback, each with --session s. Change files through these tools rather than other file-writing tools: a change made another way is recorded only later, as a sync commit that does not say which tool made it or why.`},
 	} {
 		cs := connect(t, dir, "s", tc.tools, nil)

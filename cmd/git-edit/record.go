@@ -28,6 +28,8 @@ type recordOptions struct {
 	// before an agent's shell command (a PreToolUse hook), so that the
 	// record after it holds only what the command changed.
 	Before bool
+	// Turn is recorded on the record commit as Edit-Turn ("": none).
+	Turn string
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -41,13 +43,14 @@ func recordCommand() *cli.Command {
 		Flags: []cli.Flag{rootFlag(), sessionFlag(),
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit message, such as the shell command that ran: first line the subject, the rest the body (default: \"record: PATHS changed on disk\")"},
 			&cli.BoolFlag{Name: "before", Usage: "record the changes as yours, a sync commit that undo stops at, not the agent's: run it before an agent's shell command (a PreToolUse hook), so that the record after the command holds only what the command changed"},
+			turnFlag(),
 			&cli.BoolFlag{Name: "hook-input", Usage: "read an agent host's hook input (JSON, as Claude Code's and Codex's PostToolUse hooks send it) on stdin, and take the message from its tool_input.command (the shell command that ran), or tool_name and tool_input.file_path"},
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			return runRecord(c.Context, recordOptions{
 				Root: c.String("root"), Session: sessionName(c), Paths: c.Args().Slice(),
-				Message: c.String("message"), HookInput: c.Bool("hook-input"), Before: c.Bool("before"),
+				Message: c.String("message"), HookInput: c.Bool("hook-input"), Before: c.Bool("before"), Turn: c.String("turn"),
 				Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 			})
 		},
@@ -66,6 +69,12 @@ func runRecord(ctx context.Context, o recordOptions) error {
 			// The change matters more than its message: record it anyway.
 			fmt.Fprintf(o.Stderr, "warning: %v; recording without it\n", err)
 		}
+	}
+	if o.Turn != "" {
+		if err := session.ValidateTurn(o.Turn); err != nil {
+			return fmt.Errorf("--turn: %w", err)
+		}
+		ctx = session.WithTurn(ctx, o.Turn)
 	}
 	subject, body, _ := strings.Cut(strings.TrimSpace(strings.ReplaceAll(msg, "\r\n", "\n")), "\n")
 	op := session.OpRecord

@@ -27,9 +27,10 @@ func undoCommand(redo bool) *cli.Command {
 	if redo {
 		name, usage = "redo", "re-apply what an undo took back, keeping later changes (UNDO, the last undo of PATH, or the session's newest)"
 	}
-	flags := []cli.Flag{rootFlag(), historySessionFlag(), forceFlag()}
+	flags := []cli.Flag{rootFlag(), historySessionFlag(), forceFlag(), dryRunFlag(name)}
 	if !redo {
-		flags = append(flags, &cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo reaches back (0: unlimited); overrides git config edit.undoDepth", DefaultText: undoDepthDefault})
+		flags = append(flags, &cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo reaches back (0: unlimited); overrides git config edit.undoDepth", DefaultText: undoDepthDefault},
+			&cli.StringFlag{Name: "turn", Usage: "take back every edit of turn `T` still in effect, in one undo commit"})
 	}
 	return &cli.Command{
 		Name:         name,
@@ -47,28 +48,29 @@ func undoCommand(redo bool) *cli.Command {
 			}
 			defer e.Close()
 			arg := c.Args().First()
+			req := engine.HistoryRequest{Op: name, Turn: c.String("turn"), Force: c.Bool("force"), DryRun: c.Bool("dry-run")}
+			if req.Turn != "" && arg != "" {
+				return fmt.Errorf("undo takes EDIT, PATH or --turn T, not both %q and --turn %s", arg, req.Turn)
+			}
 			isEdit, err := namesEdit(e, name, arg)
 			if err != nil {
 				return refused(err)
 			}
-			var res engine.Reverted
-			switch {
-			case isEdit && redo:
-				res, err = e.RedoEdit(c.Context, arg, c.Bool("force"))
-			case isEdit:
-				res, err = e.UndoEdit(c.Context, arg, c.Bool("force"))
-			case redo:
-				res, err = e.Redo(c.Context, arg, c.Bool("force"))
-			default:
-				res, err = e.Undo(c.Context, arg, c.Bool("force"))
+			if isEdit {
+				req.Edit = arg
+			} else {
+				req.Path = arg
 			}
+			res, err := e.History(c.Context, req)
 			if err != nil {
 				return refused(explainRevert(name, err))
 			}
 			if err := reportRevert(c.App.Writer, name, res); err != nil {
 				return err
 			}
-			reportBeyond(c.App.Writer, e, name, res)
+			if !res.DryRun {
+				reportBeyond(c.App.Writer, e, name, res)
+			}
 			return nil
 		},
 	}
@@ -77,21 +79,21 @@ func undoCommand(redo bool) *cli.Command {
 func rollbackCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "rollback",
-		Usage: "return every path the session touched to its state before the session (or right after EDIT)",
-		Flags: []cli.Flag{rootFlag(), historySessionFlag(),
+		Usage: "return every path the session touched to its state before the session (or right after EDIT, at CHECKPOINT, or right after TURN's last edit)",
+		Flags: []cli.Flag{rootFlag(), historySessionFlag(), dryRunFlag("rollback"),
 			&cli.BoolFlag{Name: "force", Usage: "discard the person's work too: files changed on disk (recorded first as a sync commit), changes made outside git-edit during the session, and changes committed to HEAD since the session started; all stay in history"},
-			&cli.StringFlag{Name: "to", Usage: "roll back to the state right after `EDIT` (a commit id from git edit log)"}},
+			&cli.StringFlag{Name: "to", Usage: "roll back to the state right after `EDIT` (a commit id from git edit log), at a checkpoint (its name), or right after a turn's last edit (its id); turn:T and checkpoint:NAME say which"}},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return fmt.Errorf("rollback takes no arguments; use --to EDIT to stop at an edit")
+				return fmt.Errorf("rollback takes no arguments; use --to EDIT|CHECKPOINT|TURN to stop there")
 			}
 			e, err := openEngine(c)
 			if err != nil {
 				return err
 			}
 			defer e.Close()
-			res, err := e.Rollback(c.Context, c.String("to"), c.Bool("force"))
+			res, err := e.History(c.Context, engine.HistoryRequest{Op: engine.HistRollback, To: c.String("to"), Force: c.Bool("force"), DryRun: c.Bool("dry-run")})
 			if err != nil {
 				return refused(explainRevert("rollback", err))
 			}
@@ -126,50 +128,22 @@ func namesEdit(e *engine.Engine, what, arg string) (bool, error) {
 	return true, nil
 }
 
-// reportRevert says what an undo, redo or rollback did, path by path.
-func reportRevert(w io.Writer, what string, res engine.Reverted) error {
-	if res.Commit.IsZero() {
-		_, err := fmt.Fprintf(w, "Nothing to %s: every path is already as it would become.\n", what)
-		return err
-	}
-	var head string
-	switch what {
-	case "rollback":
-		head = "Rolled back to the start of the session"
-		if !res.Target.Commit.IsZero() {
-			head = "Rolled back to " + res.Target.Commit.String()[:7]
-		}
-	case "redo":
-		head = fmt.Sprintf("Redid what %s undid (%s)", res.Target.Commit.String()[:7], res.Target.Meta.Undoes.String()[:7])
-	default:
-		head = fmt.Sprintf("Undid %s (%s)", toolOf(res), res.Target.Commit.String()[:7])
-	}
-	if !res.Sync.IsZero() {
-		head += fmt.Sprintf("; the changes on disk were recorded first as %s", res.Sync.String()[:7])
-	}
-	fmt.Fprintf(w, "%s, recorded as %s:\n", head, res.Commit.String()[:7])
-	for _, pc := range res.Changes() {
-		switch pc.How {
-		case "changed":
-			fmt.Fprintf(w, "  changed    %s (+%d -%d)\n", pc.Path, pc.Added, pc.Removed)
-		default:
-			fmt.Fprintf(w, "  %-9s  %s\n", pc.How, pc.Path)
-		}
-	}
-	if len(res.Discarded) > 0 {
-		fmt.Fprintln(w, "Discarded from the worktree (--force), still in history:")
-		for _, d := range res.Discarded {
-			fmt.Fprintf(w, "  %s\n", d.Fact())
-		}
-	}
-	return nil
+// dryRunFlag is --dry-run of undo, redo and rollback.
+func dryRunFlag(what string) cli.Flag {
+	return &cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what the " + what + " would do and the diff it would apply; write and record nothing"}
 }
 
-func toolOf(res engine.Reverted) string {
-	if res.Target.Meta.Tool != "" {
-		return res.Target.Meta.Tool
+// reportRevert says what an undo, redo or rollback did, path by path (see
+// engine.Reverted.Report); a dry run adds the diff it would apply.
+func reportRevert(w io.Writer, what string, res engine.Reverted) error {
+	if _, err := io.WriteString(w, res.Report(what, 7)); err != nil {
+		return err
 	}
-	return res.Target.Meta.Op
+	if res.DryRun {
+		_, err := io.WriteString(w, res.Diff())
+		return err
+	}
+	return nil
 }
 
 // explainRevert words a refusal for the command line: a file changed on
