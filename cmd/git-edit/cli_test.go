@@ -300,7 +300,7 @@ func TestHelpDefaults(t *testing.T) {
 		"tools --tools":        "all",
 		"tools --format":       `"mcp"`,
 	}
-	for _, cmd := range []string{"call", "log", "show", "diff", "undo", "redo", "rollback", "record", "sessions", "prune", "mcp"} {
+	for _, cmd := range []string{"call", "log", "show", "diff", "undo", "redo", "rollback", "record", "checkpoint", "sessions", "prune", "mcp"} {
 		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
 	}
 	want["call --session"] = callSession
@@ -312,6 +312,14 @@ func TestHelpDefaults(t *testing.T) {
 	}
 	recordSubject := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%s", "refs/edits/"+refs[0]))
 	want["record --session"] = callSession
+	// checkpoint without --session marks the same session.
+	if r := gitEdit(t, dir, "", nil, "checkpoint", "probe-mark"); r.code != 0 {
+		t.Fatalf("checkpoint: %+v", r)
+	}
+	if op := gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Edit-Op,valueonly)", "refs/edits/"+refs[0]); strings.TrimSpace(op) != "checkpoint" {
+		t.Fatalf("checkpoint without --session did not mark session %s: its tip is a %q commit", refs[0], op)
+	}
+	want["checkpoint --session"] = callSession
 	want["record --message"] = fmt.Sprintf("%q", strings.Replace(recordSubject, "top.txt", "PATHS", 1))
 	// The history commands without --session: the most recently updated
 	// session (a second one, updated later, is the one log picks).
