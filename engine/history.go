@@ -29,8 +29,12 @@ type Reverted struct {
 	// Paths are the paths the operation was about.
 	Paths []string
 	// Discarded lists the person's work a forced rollback removed from the
-	// worktree (it stays in history); empty otherwise.
+	// worktree (it stays in history), with whose work each is; empty
+	// otherwise.
 	Discarded []history.Discard
+	// Later are, for a rollback, the session's own commits it reverses
+	// (after Target, or all for the start; no sync commits), newest first.
+	Later []history.Commit
 }
 
 // PathChange is what an undo, redo or rollback did to one of its paths.
@@ -160,7 +164,7 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 	if err != nil {
 		return res, err
 	}
-	res.Paths = rb.Paths
+	res.Paths, res.Later = rb.Paths, rb.Later
 	paths, err := e.historyPaths(res.Paths, "rollback")
 	if err != nil {
 		return res, err
@@ -172,6 +176,7 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 	})
 	if err != nil {
 		res.Discarded = nil
+		e.whoseRefusal(err)
 		return res, e.replaced("rollback", paths, err)
 	}
 	for i, d := range res.Discarded {
@@ -179,6 +184,7 @@ func (e *Engine) Rollback(ctx context.Context, to string, force bool) (Reverted,
 			res.Discarded[i].Commit = res.Sync
 		}
 	}
+	e.whoseDiscards(res.Discarded)
 	return res, nil
 }
 

@@ -20,7 +20,7 @@ func TestRefusalsTeach(t *testing.T) {
 	step := func(tool, args, out string) cliStep {
 		return cliStep{stdin: args, args: []string{"call", "--session", "s", tool}, code: 1, out: out + "\n", files: files}
 	}
-	play(t, dir, []cliStep{
+	playGitEdit(t, dir, []cliStep{
 		step("text_editor", `{"command":"str_replace","path":"a.go","old_str":"    return 1","new_str":"    return 2"}`,
 			`{"status":"error","message":"old_str not found in a.go; view the file and copy the exact text to replace, including whitespace, indentation and line breaks\nDid you mean line 2? The file has:\n     2\t\treturn 1\nThe first difference is at line 2, in whitespace only: the file has \"\\treturn 1\" where old_str line 1 has \"    return 1\". The file's indentation of that line is 1 tab, old_str's is 4 spaces."}`),
 		// Edit needs a Read first (read-before-edit is on).
@@ -51,7 +51,7 @@ func TestUndoSaysWhatElseItRemoves(t *testing.T) {
 			args: []string{"call", "--session", session, "text_editor"}, out: "-"}
 	}
 	const all = "one\nA1\ntwo\nthree\nB1\nC1\nfour\nby hand\n"
-	play(t, dir, []cliStep{
+	playGitEdit(t, dir, []cliStep{
 		ins("a", "x.c", 1, "y"),
 		{args: []string{"undo", "--session", "a", "x.c"}, out: "Undid text_editor.insert (<id>), recorded as <id>:\n  changed    x.c (+0 -1)\n", files: map[string]string{"x.c": "x\n"}},
 		ins("a", "hex.c", 1, "A1"),
@@ -78,5 +78,79 @@ func TestUndoSaysWhatElseItRemoves(t *testing.T) {
 		if got := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%s", ref)); got != subject {
 			t.Errorf("%s is %q, want %q", ref, got, subject)
 		}
+	}
+}
+
+// Rollback says what it removes (issue 15, item 6): a sync commit in the
+// range it reverses is named for whose it is (other sessions' edits, the
+// person's changes, or both) in the refusal and in the forced report;
+// rollback --to lists the session's later commits it reverses; and every
+// rollback says how to get it all back (undo of the rollback commit), which
+// does, byte for byte.
+func TestRollbackSaysWhatItRemoves(t *testing.T) {
+	const src = "one\ntwo\nthree\nfour\n"
+	dir := gittest.NewWithCommit(t, map[string]string{"hex.c": src, "x.c": "x\n"})
+	ins := func(session, path string, line int, text string) cliStep {
+		return cliStep{stdin: `{"command":"insert","path":"` + path + `","insert_line":` + string(rune('0'+line)) + `,"new_str":"` + text + `"}`,
+			args: []string{"call", "--session", session, "text_editor"}, out: "-"}
+	}
+	playGitEdit(t, dir, []cliStep{ins("a", "hex.c", 1, "A1")})
+	first := gittest.Rev(t, dir, "refs/edits/a")[:7]
+	const (
+		hex = "A0\none\nA1\ntwo\nthree\nB1\nC1\nfour\nby hand\n"
+		x   = "x0\nx\nxa\nxb\n"
+	)
+	// Sessions b and c edit both files after a; the person adds a line;
+	// a's next edits record all that first, as sync commits.
+	hand := ins("a", "hex.c", 0, "A0")
+	hand.person = map[string]string{"hex.c": "one\nA1\ntwo\nthree\nB1\nC1\nfour\nby hand\n"}
+	all := map[string]string{"hex.c": hex, "x.c": x}
+	const refusal = "" +
+		"git-edit: rollback would discard your work, and without --force it never does; nothing was changed:\n" +
+		"  hex.c: holds edits of sessions b (<id>), c (<id>) and changes you made outside git-edit, recorded in sync commit <id> at <time>; rollback would remove them\n" +
+		"  x.c: holds edits of session b (<id>), recorded in sync commit <id> at <time>; rollback would remove them\n" +
+		"Run it again with --force to discard them anyway (they stay in history: `git log -p refs/edits/a`), or undo single edits of the agent (`git edit undo PATH`), which never overwrites your changes.\n"
+	playGitEdit(t, dir, []cliStep{
+		ins("a", "x.c", 1, "xa"),
+		ins("b", "x.c", 2, "xb"),
+		ins("b", "hex.c", 4, "B1"),
+		ins("c", "hex.c", 5, "C1"),
+		hand,
+		ins("a", "x.c", 0, "x0"),
+		{args: []string{"rollback", "--session", "a", "--to", first}, code: 1, out: "", files: all, errIs: refusal},
+		{args: []string{"rollback", "--session", "a", "--to", first, "--force"}, out: "" +
+			"Rolled back to <id>, recorded as <id>:\n" +
+			"  changed    hex.c (+0 -4)\n" +
+			"  changed    x.c (+0 -3)\n" +
+			"Discarded from the worktree (--force), still in history:\n" +
+			"  hex.c: edits of sessions b (<id>), c (<id>) and changes you made outside git-edit, recorded in sync commit <id> at <time>\n" +
+			"  x.c: edits of session b (<id>), recorded in sync commit <id> at <time>\n" +
+			"The rollback reversed the session's 3 commits after <id>:\n" +
+			"  <id> text_editor.insert: x.c\n" +
+			"  <id> text_editor.insert: hex.c\n" +
+			"  <id> text_editor.insert: x.c\n" +
+			"Get it all back with `git edit undo --session a` (it undoes this rollback, <id>), or see a file as it was with `git show <id>^:hex.c`.\n",
+			files: map[string]string{"hex.c": "one\nA1\ntwo\nthree\nfour\n", "x.c": "x\n"}},
+		{args: []string{"undo", "--session", "a"}, out: "" +
+			"Undid git-edit rollback (<id>), recorded as <id>:\n" +
+			"  changed    hex.c (+4 -0)\n" +
+			"  changed    x.c (+3 -0)\n", files: all},
+		// The undo took the rollback back, so a plain rollback refuses
+		// again for the same sync commits.
+		{args: []string{"rollback", "--session", "a"}, code: 1, out: "", files: all, errIs: refusal},
+		{args: []string{"rollback", "--session", "a", "--force"}, out: "" +
+			"Rolled back to the start of the session, recorded as <id>:\n" +
+			"  changed    hex.c (+0 -5)\n" +
+			"  changed    x.c (+0 -3)\n" +
+			"Discarded from the worktree (--force), still in history:\n" +
+			"  hex.c: edits of sessions b (<id>), c (<id>) and changes you made outside git-edit, recorded in sync commit <id> at <time>\n" +
+			"  x.c: edits of session b (<id>), recorded in sync commit <id> at <time>\n" +
+			"Get it all back with `git edit undo --session a` (it undoes this rollback, <id>), or see a file as it was with `git show <id>^:hex.c`.\n",
+			files: map[string]string{"hex.c": src, "x.c": "x\n"}},
+	})
+	// What the report points at: the rollback's parent holds the bytes it
+	// removed.
+	if got := gittest.Git(t, dir, "show", "refs/edits/a^:hex.c"); got != hex {
+		t.Errorf("git show refs/edits/a^:hex.c = %q, want %q", got, hex)
 	}
 }
