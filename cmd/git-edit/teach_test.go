@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -171,6 +172,19 @@ func TestRollbackSaysWhatItRemoves(t *testing.T) {
 	hand := ins("a", "hex.c", 0, "A0")
 	hand.person = map[string]string{"hex.c": "one\nA1\ntwo\nthree\nB1\nC1\nfour\nby hand\n"}
 	all := map[string]string{"hex.c": hex, "x.c": x}
+	// The forced rollback --to, as the README shows it.
+	const forcedTo = "" +
+		"Rolled back to <id>, recorded as <id>:\n" +
+		"  changed    hex.c (+0 -4)\n" +
+		"  changed    x.c (+0 -3)\n" +
+		"Discarded from the worktree (--force), still in history:\n" +
+		"  hex.c: edits of sessions b (<id>), c (<id>) and changes you made outside git-edit, recorded in sync commit <id> at <time>\n" +
+		"  x.c: edits of session b (<id>), recorded in sync commit <id> at <time>\n" +
+		"The rollback reversed the session's 3 commits after <id>:\n" +
+		"  <id> text_editor.insert: x.c\n" +
+		"  <id> text_editor.insert: hex.c\n" +
+		"  <id> text_editor.insert: x.c\n" +
+		"Get it all back with `git edit undo --session a` (it undoes this rollback, <id>), or see a file as it was with `git show <id>^:hex.c`.\n"
 	const refusal = "" +
 		"git-edit: rollback would discard your work, and without --force it never does; nothing was changed:\n" +
 		"  hex.c: holds edits of sessions b (<id>), c (<id>) and changes you made outside git-edit, recorded in sync commit <id> at <time>; rollback would remove them\n" +
@@ -184,18 +198,7 @@ func TestRollbackSaysWhatItRemoves(t *testing.T) {
 		hand,
 		ins("a", "x.c", 0, "x0"),
 		{args: []string{"rollback", "--session", "a", "--to", first}, code: 1, out: "", files: all, errIs: refusal},
-		{args: []string{"rollback", "--session", "a", "--to", first, "--force"}, out: "" +
-			"Rolled back to <id>, recorded as <id>:\n" +
-			"  changed    hex.c (+0 -4)\n" +
-			"  changed    x.c (+0 -3)\n" +
-			"Discarded from the worktree (--force), still in history:\n" +
-			"  hex.c: edits of sessions b (<id>), c (<id>) and changes you made outside git-edit, recorded in sync commit <id> at <time>\n" +
-			"  x.c: edits of session b (<id>), recorded in sync commit <id> at <time>\n" +
-			"The rollback reversed the session's 3 commits after <id>:\n" +
-			"  <id> text_editor.insert: x.c\n" +
-			"  <id> text_editor.insert: hex.c\n" +
-			"  <id> text_editor.insert: x.c\n" +
-			"Get it all back with `git edit undo --session a` (it undoes this rollback, <id>), or see a file as it was with `git show <id>^:hex.c`.\n",
+		{args: []string{"rollback", "--session", "a", "--to", first, "--force"}, out: forcedTo,
 			files: map[string]string{"hex.c": "one\nA1\ntwo\nthree\nfour\n", "x.c": "x\n"}},
 		{args: []string{"undo", "--session", "a"}, out: "" +
 			"Undid git-edit rollback (<id>), recorded as <id>:\n" +
@@ -214,9 +217,33 @@ func TestRollbackSaysWhatItRemoves(t *testing.T) {
 			"Get it all back with `git edit undo --session a` (it undoes this rollback, <id>), or see a file as it was with `git show <id>^:hex.c`.\n",
 			files: map[string]string{"hex.c": src, "x.c": "x\n"}},
 	})
+	readmeSample(t, "**Rollback says what it removes.**", "git edit rollback --session a --to <id> --force", forcedTo)
 	// What the report points at: the rollback's parent holds the bytes it
 	// removed.
 	if got := gittest.Git(t, dir, "show", "refs/edits/a^:hex.c"); got != hex {
 		t.Errorf("git show refs/edits/a^:hex.c = %q, want %q", got, hex)
+	}
+}
+
+// readmeSample checks the README's console sample after marker: its
+// command and output, unindented, ids, ages and times normalized.
+func readmeSample(t *testing.T, marker, command, out string) {
+	t.Helper()
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sample, ok := strings.Cut(string(raw), marker)
+	_, sample, ok2 := strings.Cut(sample, "```console\n")
+	sample, _, ok3 := strings.Cut(sample, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatalf("README.md has no console sample after %q", marker)
+	}
+	var lines []string
+	for line := range strings.Lines(sample) {
+		lines = append(lines, strings.TrimPrefix(line, "  "))
+	}
+	if got, want := normalizeCLI(strings.Join(lines, "")), "$ "+command+"\n"+out; got != want {
+		t.Errorf("the README's sample after %q:\n%s\nwhat git-edit prints:\n%s", marker, got, want)
 	}
 }
