@@ -26,7 +26,9 @@ type cliStep struct {
 
 var (
 	cliID  = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
-	cliAge = regexp.MustCompile(`\b\d+ (second|minute)s? ago\b`)
+	// An age and the padding after it, which depends on the age's width
+	// ("1 second ago", "10 seconds ago") when columns are aligned.
+	cliAge = regexp.MustCompile(`\b\d+ (second|minute)s? ago\b( {2,})?`)
 )
 
 var (
@@ -37,7 +39,13 @@ var (
 func normalizeCLI(s string) string {
 	s = cliDate.ReplaceAllString(s, "Date:   DATE")
 	s = cliTime.ReplaceAllString(s, "<time>")
-	return cliAge.ReplaceAllString(cliID.ReplaceAllString(s, "<id>"), "<age>")
+	s = cliAge.ReplaceAllStringFunc(cliID.ReplaceAllString(s, "<id>"), func(age string) string {
+		if strings.HasSuffix(age, "  ") {
+			return "<age>  "
+		}
+		return "<age>"
+	})
+	return s
 }
 
 // play runs steps in dir (session s unless a step names another) and checks
