@@ -25,7 +25,7 @@ type cliStep struct {
 }
 
 var (
-	cliID  = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
+	cliID = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
 	// An age and the padding after it, which depends on the age's width
 	// ("1 second ago", "10 seconds ago") when columns are aligned.
 	cliAge = regexp.MustCompile(`\b\d+ (second|minute)s? ago\b( {2,})?`)
