@@ -29,7 +29,8 @@ type Reverted struct {
 	// Paths are the paths the operation was about.
 	Paths []string
 	// Discarded lists the person's work a forced rollback removed from the
-	// worktree (it stays in history); empty otherwise.
+	// worktree (it stays in history), with whose work each is; empty
+	// otherwise.
 	Discarded []history.Discard
 	// Reversals are what an undo or redo took back (Target is the first's).
 	Reversals []history.Reversal
@@ -45,6 +46,9 @@ type Reverted struct {
 	// DryRun: nothing was written or recorded; Before and After say what
 	// would change (Commit and Sync are zero).
 	DryRun bool
+	// Later are, for a rollback, the session's own commits it reverses
+	// (after Target, or all for the start; no sync commits), newest first.
+	Later []history.Commit
 }
 
 // PathChange is what an undo, redo or rollback did to one of its paths.
@@ -282,7 +286,7 @@ func (e *Engine) rollback(ctx context.Context, to string, force, dry bool) (Reve
 	if err != nil {
 		return res, err
 	}
-	res.Paths = rb.Paths
+	res.Paths, res.Later = rb.Paths, rb.Later
 	paths, err := e.historyPaths(res.Paths, "rollback")
 	if err != nil {
 		return res, err
@@ -294,6 +298,7 @@ func (e *Engine) rollback(ctx context.Context, to string, force, dry bool) (Reve
 	})
 	if err != nil {
 		res.Discarded = nil
+		e.whoseRefusal(err)
 		return res, e.replaced("rollback", paths, err)
 	}
 	for i, d := range res.Discarded {
@@ -301,6 +306,7 @@ func (e *Engine) rollback(ctx context.Context, to string, force, dry bool) (Reve
 			res.Discarded[i].Commit = res.Sync
 		}
 	}
+	e.whoseDiscards(res.Discarded)
 	return res, nil
 }
 

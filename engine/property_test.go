@@ -281,12 +281,13 @@ func (s *propSession) checkAfterStep(tree bool) {
 	if got := s.tip(); got != tip {
 		s.fatalf("the session ref is %s, the model's last commit %s", got, tip)
 	}
-	for _, p := range slices.Sorted(maps.Keys(s.rec)) {
-		got, err := gittest.GitErr(s.dir, "cat-file", "blob", tip+":"+p)
-		if err != nil {
-			got = gittest.Missing
-		}
-		if got != s.rec[p] {
+	paths := slices.Sorted(maps.Keys(s.rec))
+	specs := make([]string, len(paths))
+	for i, p := range paths {
+		specs[i] = tip + ":" + p
+	}
+	for i, got := range gittest.Blobs(s.t, s.dir, specs...) {
+		if p := paths[i]; got != s.rec[p] {
 			s.fatalf("the session's tip records %s as %s, the model as %s", p, shorten(got), shorten(s.rec[p]))
 		}
 	}

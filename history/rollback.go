@@ -47,6 +47,32 @@ type Discard struct {
 	Time time.Time
 	// Base is the commit the session started from (DiscardHead).
 	Base plumbing.Hash
+	// Sessions name the other sessions whose edits the sync commit
+	// (DiscardSync, DiscardDisk once recorded) holds, as "b (1234567)":
+	// another session's edit reaches this one only as a sync commit, like
+	// a change by hand. Empty: the change is the person's (or unknown).
+	// The history package leaves it empty: which sessions exist is the
+	// repository's question (engine fills it in).
+	Sessions []string
+	// ByHand, with Sessions, says the sync commit also holds changes no
+	// session made (by hand or by another tool).
+	ByHand bool
+}
+
+// whose says whose change the discarded bytes are.
+func (d Discard) whose() string {
+	const person = "changes you made outside git-edit"
+	if len(d.Sessions) == 0 {
+		return person
+	}
+	s := "edits of session " + d.Sessions[0]
+	if len(d.Sessions) > 1 {
+		s = "edits of sessions " + strings.Join(d.Sessions, ", ")
+	}
+	if d.ByHand {
+		s += " and " + person
+	}
+	return s
 }
 
 // Fact says, in one line, what the discarded work is and where history
@@ -54,13 +80,16 @@ type Discard struct {
 func (d Discard) Fact() string {
 	switch d.Kind {
 	case DiscardSync:
-		return fmt.Sprintf("%s: changes you made outside git-edit, recorded in sync commit %s at %s",
-			d.Path, short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
+		return fmt.Sprintf("%s: %s, recorded in sync commit %s at %s",
+			d.Path, d.whose(), short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
 	case DiscardHead:
 		return fmt.Sprintf("%s: HEAD's version, changed since the session started from %s (HEAD is now %s; see `git diff %s %s -- %s`)",
 			d.Path, short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), d.Path)
 	default:
 		s := fmt.Sprintf("%s: its bytes on disk, changed outside git-edit", d.Path)
+		if len(d.Sessions) > 0 {
+			s = fmt.Sprintf("%s: its bytes on disk, %s", d.Path, d.whose())
+		}
 		if !d.Commit.IsZero() {
 			s += fmt.Sprintf(" (recorded first as sync commit %s)", short(d.Commit))
 		}
@@ -73,8 +102,8 @@ func (d Discard) Fact() string {
 func (d Discard) String() string {
 	switch d.Kind {
 	case DiscardSync:
-		return fmt.Sprintf("%s: holds changes you made outside git-edit, recorded in sync commit %s at %s; rollback would remove them",
-			d.Path, short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
+		return fmt.Sprintf("%s: holds %s, recorded in sync commit %s at %s; rollback would remove them",
+			d.Path, d.whose(), short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
 	case DiscardHead:
 		return fmt.Sprintf("%s: HEAD's version changed since the session started from %s (HEAD is now %s; see `git diff %s %s -- %s`); rollback would revert it in the worktree",
 			d.Path, short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), d.Path)
@@ -121,6 +150,10 @@ type Rollback struct {
 	// from holds, for each of Paths, the commit that records the state it
 	// returns to (zero: it did not exist).
 	from map[string]plumbing.Hash
+	// Later are the session's own commits after To (edits, undos, redos,
+	// rollbacks; not its sync commits), newest first: the rollback
+	// reverses them.
+	Later []Commit
 	// after holds the session's commits after To (all of them for the
 	// start): the range the rollback reverses.
 	after map[plumbing.Hash]bool
@@ -144,6 +177,9 @@ func PrepareRollback(s Store, tip, to plumbing.Hash) (Rollback, error) {
 			break
 		}
 		rb.after[c.Hash] = true
+		if c.Meta.Op != session.OpSync {
+			rb.Later = append(rb.Later, c)
+		}
 	}
 	paths, first, err := Touched(s, tip)
 	if err != nil {
@@ -268,7 +304,7 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 // before the session, which the rollback restores. An earlier rollback on
 // the chain already reverted everything between itself and the commit it
 // returned to, so the walk continues from there (and ends at a rollback to
-// the start).
+// the start); an undo or redo, from just before the commit it reverts.
 func (rb Rollback) syncsReversed(s Store, path string, last plumbing.Hash) ([]Discard, error) {
 	var out []Discard
 	for c := last; !c.IsZero() && rb.after[c]; {
@@ -284,6 +320,17 @@ func (rb Rollback) syncsReversed(s Store, path string, last plumbing.Hash) ([]Di
 				return out, nil
 			}
 			out = append(out, Discard{Path: path, Kind: DiscardSync, Commit: c, Time: commit.Time})
+		case session.OpUndo, session.OpRedo:
+			// An undo or redo put path back as it was just before the
+			// commit it reverts, so the walk goes on from there: past
+			// that commit (a rollback the undo took back no longer
+			// hides the sync commits it had reverted) and past what lay
+			// between (a sync the undo removed is no longer on disk).
+			t, _, err := s.ReadCommit(meta.Undoes)
+			if err != nil {
+				return nil, err
+			}
+			next = t.Meta.Prev[path]
 		case session.OpRollback:
 			if meta.RollbackTo == "start" {
 				return out, nil

@@ -100,6 +100,16 @@ func TestPlanRollback(t *testing.T) {
 		{name: "a sync before the commit returned to", steps: []step{e1, outside("s", put("f.txt", "p\n")), e2, e3}, to: "e2", wantFiles: `f.txt="2\n"`},
 		{name: "a sync that first touched the path is the start", steps: []step{outside("s", put("f.txt", "p\n")), e1}, to: "start", wantFiles: `f.txt="p\n"`},
 		{name: "a sync an earlier rollback reverted", steps: []step{e1, outside("s", put("f.txt", "p\n")), e2, rolledBack("rb", "e1", put("f.txt", "1\n")), e3}, to: "start", wantFiles: `f.txt="0\n"`},
+		// An undo of that earlier rollback brings the sync back on disk:
+		// the rollback no longer hides it; a redo of the rollback hides
+		// it again.
+		{name: "a sync an undone rollback had reverted", steps: []step{e1, outside("s", put("f.txt", "p\n")), e2, rolledBack("rb", "e1", put("f.txt", "1\n")), undone("u", "rb", put("f.txt", "2\n"))}, to: "start",
+			wantErr: history.ErrPersonsWork, wantDiscards: "sync f.txt s", wantFiles: `f.txt="2\n"`},
+		{name: "a sync a redone rollback reverted", steps: []step{e1, outside("s", put("f.txt", "p\n")), e2, rolledBack("rb", "e1", put("f.txt", "1\n")), undone("u", "rb", put("f.txt", "2\n")), redone("r", "u", put("f.txt", "1\n"))}, to: "start",
+			wantFiles: `f.txt="0\n"`},
+		// An undo past a sync (forced) removed it from disk already.
+		{name: "a sync an undo removed", steps: []step{e1, outside("s", put("f.txt", "p\n")), undone("u", "e1", put("f.txt", "0\n")), e2}, to: "start",
+			wantFiles: `f.txt="0\n"`},
 		{name: "a sync after an earlier rollback to the start", steps: []step{e1, rolledBack("rb", "start", put("f.txt", "0\n")), outside("s", put("f.txt", "p\n")), e2}, to: "start",
 			wantErr: history.ErrPersonsWork, wantDiscards: "sync f.txt s", wantFiles: `f.txt="2\n"`},
 		{name: "a sync of a path the rollback leaves as it is", steps: []step{e1, outside("s", put("f.txt", "0\n")), edit("g1", put("g.txt", "g1\n"))}, to: "start", wantFiles: `f.txt="0\n" g.txt="g0\n"`},

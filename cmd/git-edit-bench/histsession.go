@@ -72,8 +72,12 @@ func buildSession(dir, bin, name string, n int, paths []string) error {
 	if !strings.Contains(models[1], first) {
 		return fmt.Errorf("git-edit's second edit of %s does not name the first (%s) in its message:\n%s", paths[0], first, models[1])
 	}
-	if _, err := packtest.Git(dir, nil, "update-ref", "-d", "refs/edits/"+scratch); err != nil {
-		return err
+	// git-edit's own prune removes the scratch session whole: its ref and
+	// its state (read records, history index), so no trace of it is left.
+	prune := exec.Command(bin, "prune", "--session", scratch)
+	prune.Dir, prune.Env = dir, packtest.Env()
+	if out, err := prune.CombinedOutput(); err != nil {
+		return fmt.Errorf("prune the scratch session %s: %v %s", scratch, err, out)
 	}
 	if err := os.WriteFile(filepath.Join(dir, paths[0]), histFile(0), 0o644); err != nil {
 		return err

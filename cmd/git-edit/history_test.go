@@ -20,11 +20,14 @@ type cliStep struct {
 	code   int
 	out    string            // exact stdout, ids and ages normalized (see normalizeCLI); "-" skips
 	err    string            // stderr must contain this
+	errIs  string            // exact stderr, normalized as out (see normalizeCLI); "" skips
 	files  map[string]string // exact bytes afterwards (gittest.Missing: absent)
 }
 
 var (
-	cliID  = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
+	cliID = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
+	// An age and the padding after it, which depends on the age's width
+	// ("1 second ago", "10 seconds ago") when columns are aligned.
 	cliAge = regexp.MustCompile(`\b\d+ (second|minute)s? ago\b`)
 )
 
@@ -46,8 +49,21 @@ var cliAgePad = regexp.MustCompile(`<age> {2,}`)
 
 // play runs steps in dir (session s unless a step names another) and checks
 // each: a refused or misused command must leave files and the ref as they
-// were.
+// were. It runs the CLI in this process (`--root dir`); playGitEdit runs
+// the same steps through the built binary.
 func play(t *testing.T, dir string, steps []cliStep) {
+	t.Helper()
+	playVia(t, dir, steps, false)
+}
+
+// playGitEdit plays steps as a person types them: `git edit ARGS…` in dir,
+// the built binary on PATH (see gitEdit).
+func playGitEdit(t *testing.T, dir string, steps []cliStep) {
+	t.Helper()
+	playVia(t, dir, steps, true)
+}
+
+func playVia(t *testing.T, dir string, steps []cliStep, binary bool) {
 	t.Helper()
 	for i, st := range steps {
 		for p, c := range st.person {
@@ -59,15 +75,22 @@ func play(t *testing.T, dir string, steps []cliStep) {
 		}
 		tips := gittest.Git(t, dir, "for-each-ref", "refs/edits/")
 		before := snapshotFiles(t, dir, st.files)
-		args := append([]string{st.args[0], "--root", dir}, st.args[1:]...)
-		r := runCLI(t, st.stdin, args...)
+		var r cliResult
+		if binary {
+			r = gitEdit(t, dir, st.stdin, nil, st.args...)
+		} else {
+			r = runCLI(t, st.stdin, append([]string{st.args[0], "--root", dir}, st.args[1:]...)...)
+		}
 		if r.code != st.code {
 			t.Fatalf("step %d %v: exit %d, want %d\nstdout %s\nstderr %s", i, st.args, r.code, st.code, r.stdout, r.stderr)
 		}
 		if st.out != "-" && normalizeCLI(r.stdout) != st.out {
 			t.Fatalf("step %d %v: stdout\n%s\nwant\n%s", i, st.args, normalizeCLI(r.stdout), st.out)
 		}
-		if stderr := withoutCallLog(r.stderr); !strings.Contains(stderr, st.err) || (st.err == "" && stderr != "") {
+		if st.errIs != "" && normalizeCLI(r.stderr) != st.errIs {
+			t.Fatalf("step %d %v: stderr\n%s\nwant\n%s", i, st.args, normalizeCLI(r.stderr), st.errIs)
+		}
+		if stderr := withoutCallLog(r.stderr); st.errIs == "" && (!strings.Contains(stderr, st.err) || (st.err == "" && stderr != "")) {
 			t.Fatalf("step %d %v: stderr %q, want it to contain %q", i, st.args, r.stderr, st.err)
 		}
 		for p, want := range st.files {
@@ -157,14 +180,24 @@ func TestHistoryScript(t *testing.T) {
 			err:   "rollback would discard your work, and without --force it never does; nothing was changed:\n  a.txt: holds changes you made outside git-edit, recorded in sync commit ",
 			files: map[string]string{"a.txt": "a1\nA2\nA3\nperson\n", "c.txt": "new\n"}},
 		{args: []string{"rollback", "--session", "s", "--to", second[:8], "--force"}, out: "Rolled back to <id>, recorded as <id>:\n  changed    a.txt (+1 -2)\n  changed    b.go (+1 -0)\n  removed    c.txt\n" +
-			"Discarded from the worktree (--force), still in history:\n  a.txt: changes you made outside git-edit, recorded in sync commit <id> at <time>\n",
+			"Discarded from the worktree (--force), still in history:\n  a.txt: changes you made outside git-edit, recorded in sync commit <id> at <time>\n" +
+			"The rollback reversed the session's 7 commits after <id>:\n" +
+			"  <id> redo git-edit undo on a.txt (<id>)\n" +
+			"  <id> undo Edit on a.txt (<id>)\n" +
+			"  <id> undo edit_lines on b.go (<id>)\n" +
+			"  <id> redo git-edit undo on c.txt (<id>)\n" +
+			"  <id> undo text_editor.write on c.txt (<id>)\n" +
+			"  <id> text_editor.write: create c.txt\n" +
+			"  <id> Edit: a.txt\n" +
+			"Get it all back with `git edit undo --session s` (it undoes this rollback, <id>), or see a file as it was with `git show <id>^:a.txt`.\n",
 			files: map[string]string{"a.txt": "a1\nA2\na3\n", "b.go": "package b\n\nfunc B() {}\nfunc C() {}\n", "c.txt": gittest.Missing}},
 		// The person changes a file: rollback refuses, naming it and showing the change.
 		{person: map[string]string{"b.go": "package b\n// person\n"}, args: []string{"rollback", "--session", "s"}, code: 1, out: "",
 			err:   "b.go was changed outside git-edit since the session last recorded it, and rollback would overwrite that; nothing was changed. Run it again with --force",
 			files: map[string]string{"b.go": "package b\n// person\n", "a.txt": "a1\nA2\na3\n"}},
 		{args: []string{"rollback", "--session", "s", "--force"}, out: "Rolled back to the start of the session; the changes on disk were recorded first as <id>, recorded as <id>:\n  changed    a.txt (+1 -1)\n  changed    b.go (+2 -1)\n  unchanged  c.txt\n" +
-			"Discarded from the worktree (--force), still in history:\n  b.go: its bytes on disk, changed outside git-edit (recorded first as sync commit <id>)\n",
+			"Discarded from the worktree (--force), still in history:\n  b.go: its bytes on disk, changed outside git-edit (recorded first as sync commit <id>)\n" +
+			"Get it all back with `git edit undo --session s` (it undoes this rollback, <id>), or see a file as it was with `git show <id>^:a.txt`.\n",
 			files: map[string]string{"a.txt": "a1\na2\na3\n", "b.go": "package b\n\nfunc B() {}\n", "c.txt": gittest.Missing}},
 	})
 	if got := gittest.Status(t, dir); got != start {

@@ -78,7 +78,7 @@ func TestPruneSessionDryRunAndReadOnly(t *testing.T) {
 			"s       10 commits (10 edits)  1 path  base <id>  last <age>\n" +
 			"t       1 commit (1 edit)  1 path  base <id>  last <age>\n"},
 	)
-	play(t, dir, steps)
+	playGitEdit(t, dir, steps)
 	for _, f := range []string{"reader/seen", "s/history.idx", "s/history.commits"} {
 		if _, err := os.Stat(filepath.Join(state, f)); err != nil {
 			t.Fatalf("the test needs %s: %v", f, err)
@@ -86,7 +86,7 @@ func TestPruneSessionDryRunAndReadOnly(t *testing.T) {
 	}
 
 	before := snapshotTree(t, dir)
-	play(t, dir, []cliStep{
+	playGitEdit(t, dir, []cliStep{
 		{args: []string{"prune", "--dry-run", "--older-than", "0s"}, out: "" +
 			"would prune read-only session reader (2 files read, last <age>)\n" +
 			"would prune refs/edits/s (10 commits, last <age>, was at <id>)\n" +
@@ -101,7 +101,7 @@ func TestPruneSessionDryRunAndReadOnly(t *testing.T) {
 	sameTree(t, "prune --dry-run", before, snapshotTree(t, dir))
 
 	tTip := gittest.Rev(t, dir, "refs/edits/t")
-	play(t, dir, []cliStep{
+	playGitEdit(t, dir, []cliStep{
 		{args: []string{"prune", "--session", "nosuch"}, code: 1, out: "", err: "no session \"nosuch\" in this repository (nothing was pruned); `git edit sessions` lists them"},
 		{args: []string{"prune", "--session", "reader"}, out: "pruned read-only session reader (2 files read, last <age>)\n"},
 		{args: []string{"prune", "--session", "s"}, out: "pruned refs/edits/s (10 commits, last <age>, was at <id>)\n"},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"github.com/git-edit/git-edit/engine"
 	"github.com/git-edit/git-edit/history"
 	"github.com/git-edit/git-edit/session"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/urfave/cli/v2"
 )
 
@@ -97,7 +95,10 @@ func rollbackCommand() *cli.Command {
 			if err != nil {
 				return refused(explainRevert("rollback", err))
 			}
-			return reportRevert(c.App.Writer, "rollback", res)
+			if err := reportRevert(c.App.Writer, "rollback", res); err != nil {
+				return err
+			}
+			return reportRollback(c.App.Writer, e.Session.Name, res)
 		},
 	}
 }
@@ -126,6 +127,38 @@ func namesEdit(e *engine.Engine, what, arg string) (bool, error) {
 			arg, c.Hash.String()[:7], e.Session.Name, arg)
 	}
 	return true, nil
+}
+
+// reportRollback says, after a rollback's own report, what else it removed
+// and how to get it all back: for --to, the session's later commits it
+// reverses (the person's and other sessions' work it discarded is listed
+// by reportRevert); then the undo that takes the rollback back and where
+// each file's previous bytes stay.
+func reportRollback(w io.Writer, name string, res engine.Reverted) error {
+	if res.Commit.IsZero() {
+		return nil
+	}
+	id := short(res.Commit.String())
+	if !res.Target.Commit.IsZero() && len(res.Later) > 0 {
+		fmt.Fprintf(w, "The rollback reversed the session's %s after %s:\n", plural(len(res.Later), "commit"), short(res.Target.Commit.String()))
+		const most = 10
+		for i, c := range res.Later {
+			if i == most {
+				fmt.Fprintf(w, "  … and %d more (`git edit log --session %s`)\n", len(res.Later)-most, name)
+				break
+			}
+			fmt.Fprintf(w, "  %s %s\n", c.Short(), c.Subject)
+		}
+	}
+	see := ""
+	for _, pc := range res.Changes() {
+		if pc.How == "changed" || pc.How == "removed" {
+			see = fmt.Sprintf(", or see a file as it was with `git show %s^:%s`", id, pc.Path)
+			break
+		}
+	}
+	_, err := fmt.Fprintf(w, "Get it all back with `git edit undo --session %s` (it undoes this rollback, %s)%s.\n", name, id, see)
+	return err
 }
 
 // dryRunFlag is --dry-run of undo, redo and rollback.
@@ -183,7 +216,7 @@ func reportBeyond(w io.Writer, e *engine.Engine, what string, res engine.Reverte
 		fmt.Fprintf(w, "%s conflicted and went back whole (--force) to its state before %s, so the %s also removed what changed it since (+%d -%d):\n", path, tshort, what, added, removed)
 		if len(b.Syncs) > 0 {
 			sync := b.Syncs[0]
-			others, recorded := otherSessions(e, path, tc.Time, sync.Hash)
+			others, recorded := e.OtherSessions(path, tc.Time, time.Time{}, sync.Hash)
 			if len(others) > 0 {
 				fmt.Fprintf(w, "  edits of other sessions: %s (recorded here in sync commit %s)\n", strings.Join(others, ", "), short(sync.Hash.String()))
 			}
@@ -205,43 +238,6 @@ func reportBeyond(w io.Writer, e *engine.Engine, what string, res engine.Reverte
 		fmt.Fprintf(w, "Get them back with `git edit %s --session %s %s` (the whole file as it was), or see them with `git diff %s %s -- %s`.\n",
 			undoAgain, e.Session.Name, path, tshort, before, path)
 	}
-}
-
-// otherSessions names the other sessions whose newest change to path is
-// later than since ("b (fb441cd)"), and reports whether one of them left
-// path exactly as sync records it: then the sync holds nothing but
-// sessions' edits.
-func otherSessions(e *engine.Engine, path string, since time.Time, sync plumbing.Hash) (names []string, recorded bool) {
-	synced, err := e.Repo.FileAt(sync, path)
-	if err != nil {
-		return nil, false
-	}
-	all, err := session.All(e.Repo)
-	if err != nil {
-		return nil, false
-	}
-	for _, s := range all {
-		if s.Name == e.Session.Name {
-			continue
-		}
-		tip, err := s.Tip()
-		if err != nil || tip.IsZero() {
-			continue
-		}
-		last, err := s.LastTouches(tip, []string{path})
-		if err != nil || last[path].IsZero() {
-			continue
-		}
-		c, _, err := s.ReadCommit(last[path])
-		if err != nil || !c.Time.After(since) && !c.Time.Equal(since) {
-			continue
-		}
-		names = append(names, fmt.Sprintf("%s (%s)", s.Name, short(c.Hash.String())))
-		if f, err := e.Repo.FileAt(c.Hash, path); err == nil && f.Exists == synced.Exists && bytes.Equal(f.Content, synced.Content) {
-			recorded = true
-		}
-	}
-	return names, recorded
 }
 
 func short(id string) string { return id[:7] }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -143,13 +144,13 @@ type State struct {
 }
 
 // Snapshot records the person's State of the repository at dir.
+//
+// It runs git twice (rev-parse, for-each-ref) and reads the rest as bytes:
+// HEAD's file (what it names, byte for byte), the index, the config and
+// the stash's reflog (what `git stash list` lists). The tests take a
+// snapshot after every step of long sessions, so its cost is the suite's.
 func Snapshot(t testing.TB, dir string) State {
 	t.Helper()
-	gitDir := strings.TrimSpace(Git(t, dir, "rev-parse", "--absolute-git-dir"))
-	common := strings.TrimSpace(Git(t, dir, "rev-parse", "--git-common-dir"))
-	if !filepath.IsAbs(common) {
-		common = filepath.Join(dir, common)
-	}
 	read := func(p string) string {
 		b, err := os.ReadFile(p)
 		if err != nil && !os.IsNotExist(err) {
@@ -157,14 +158,24 @@ func Snapshot(t testing.TB, dir string) State {
 		}
 		return string(b)
 	}
-	sym, _ := GitErr(dir, "symbolic-ref", "-q", "HEAD")
+	var gitDir, common, head string
+	if out, err := GitErr(dir, "rev-parse", "--absolute-git-dir", "--git-common-dir", "--verify", "-q", "HEAD"); err == nil {
+		f := strings.Split(strings.TrimSpace(out), "\n")
+		gitDir, common, head = f[0], f[1], f[len(f)-1]
+	} else { // an unborn branch: HEAD names no commit yet
+		gitDir = strings.TrimSpace(Git(t, dir, "rev-parse", "--absolute-git-dir"))
+		common = strings.TrimSpace(Git(t, dir, "rev-parse", "--git-common-dir"))
+	}
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(dir, common)
+	}
 	return State{
-		Head:         Rev(t, dir, "HEAD"),
-		SymbolicHead: sym,
+		Head:         head,
+		SymbolicHead: read(filepath.Join(gitDir, "HEAD")),
 		Index:        read(filepath.Join(gitDir, "index")),
 		Refs:         Git(t, dir, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/tags", "refs/remotes", "refs/stash"),
 		Config:       read(filepath.Join(common, "config")),
-		Stash:        Git(t, dir, "stash", "list"),
+		Stash:        read(filepath.Join(common, "logs", "refs", "stash")),
 	}
 }
 
@@ -257,4 +268,35 @@ func GitHere(dir string, args ...string) (string, error) {
 		"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com", "LC_ALL=C")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// Blobs reads each of specs ("rev:path") with one `git cat-file --batch`:
+// the blob's bytes, or Missing when there is no such object.
+func Blobs(t testing.TB, dir string, specs ...string) []string {
+	t.Helper()
+	cmd := exec.Command("git", "cat-file", "--batch")
+	cmd.Dir, cmd.Env = dir, Env()
+	cmd.Stdin = strings.NewReader(strings.Join(specs, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git cat-file --batch: %v", err)
+	}
+	blobs := make([]string, len(specs))
+	for i, spec := range specs {
+		header, rest, ok := bytes.Cut(out, []byte("\n"))
+		f := strings.Fields(string(header))
+		if !ok || len(f) == 0 {
+			t.Fatalf("git cat-file --batch: no answer for %s", spec)
+		}
+		if f[len(f)-1] == "missing" {
+			blobs[i], out = Missing, rest
+			continue
+		}
+		size, err := strconv.Atoi(f[len(f)-1])
+		if len(f) != 3 || f[1] != "blob" || err != nil || len(rest) < size+1 {
+			t.Fatalf("git cat-file --batch: %s is %q", spec, header)
+		}
+		blobs[i], out = string(rest[:size]), rest[size+1:]
+	}
+	return blobs
 }
