@@ -181,8 +181,10 @@ func TestHistoryScript(t *testing.T) {
 			files: map[string]string{"a.txt": "a1\nA2\nA3\nperson\n", "c.txt": "new\n"}},
 		{args: []string{"rollback", "--session", "s", "--to", second[:8], "--force"}, out: "Rolled back to <id>, recorded as <id>:\n  changed    a.txt (+1 -2)\n  changed    b.go (+1 -0)\n  removed    c.txt\n" +
 			"Discarded from the worktree (--force), still in history:\n  a.txt: changes you made outside git-edit, recorded in sync commit <id> at <time>\n" +
-			"The rollback reversed the session's 7 commits after <id>:\n" +
+			"The rollback reversed the session's 9 commits after <id>:\n" +
 			"  <id> redo git-edit undo on a.txt (<id>)\n" +
+			"  <id> redo git-edit undo on a.txt (<id>)\n" +
+			"  <id> undo text_editor.str_replace on a.txt (<id>)\n" +
 			"  <id> undo Edit on a.txt (<id>)\n" +
 			"  <id> undo edit_lines on b.go (<id>)\n" +
 			"  <id> redo git-edit undo on c.txt (<id>)\n" +
