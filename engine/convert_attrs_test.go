@@ -85,7 +85,7 @@ func TestAgentEditsAttributes(t *testing.T) {
 			if got := gittest.ReadFile(t, dir, "a.txt"); got != tc.edited {
 				t.Fatalf("a.txt on disk %q, want %q", got, tc.edited)
 			}
-			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), addedByHand(t, dir, "."); got != hand {
+			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), gittest.AddedByHand(t, dir, "."); got != hand {
 				t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows:\n%s", got, hand)
 			}
 			engineCall(t, e, "text_editor", map[string]any{"command": "undo_edit", "path": "a.txt"})

@@ -114,7 +114,7 @@ func TestConvertedConcurrentCalls(t *testing.T) {
 			t.Errorf("%s holds %q, want %q", f, got, want)
 		}
 	}
-	if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), addedByHand(t, dir, "."); got != hand {
+	if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), gittest.AddedByHand(t, dir, "."); got != hand {
 		t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows:\n%s", got, hand)
 	}
 	log := gittest.Git(t, dir, "log", "--format=%B", head+"..refs/edits/s")

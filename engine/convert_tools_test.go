@@ -1,11 +1,9 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,28 +104,6 @@ func convTestRepo(t *testing.T, cs convSetup, text string) string {
 	return dir
 }
 
-// addedByHand is what a person sees after making the change on disk by
-// hand: `git add rel` into a scratch index read from HEAD, then `git diff
-// --cached HEAD`. The person's own index is not touched.
-func addedByHand(t *testing.T, dir, rel string) string {
-	t.Helper()
-	idx := filepath.Join(t.TempDir(), "index")
-	run := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+idx, "LC_ALL=C")
-		var out, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-		}
-		return out.String()
-	}
-	run("read-tree", "HEAD")
-	run("add", "--", rel)
-	return run("diff", "--cached", "HEAD")
-}
-
 // engineCall runs one call on e and fails the test unless it succeeds.
 func engineCall(t *testing.T, e *engine.Engine, tool string, args any) string {
 	t.Helper()
@@ -189,7 +165,7 @@ func TestConvertedEveryWritingTool(t *testing.T) {
 					if got, want := gittest.ReadFile(t, dir, "a.txt"), cs.worktree(ref); got != want {
 						t.Fatalf("on disk %q\nwant %q (the plain result in the worktree's convention)", got, want)
 					}
-					if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), addedByHand(t, dir, "a.txt"); got != hand {
+					if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), gittest.AddedByHand(t, dir, "a.txt"); got != hand {
 						t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows for the same change:\n%s", got, hand)
 					}
 					log := gittest.Git(t, dir, "log", "--format=%B", head+"..refs/edits/s")

@@ -131,28 +131,6 @@ func readDisk(t *testing.T, dir, rel string) []byte {
 	return b
 }
 
-// byHand is what a person sees after making the same change by hand:
-// `git add rel` into a scratch index read from HEAD, then `git diff
-// --cached`. The person's own index is not touched.
-func byHand(t *testing.T, dir, rel string) string {
-	t.Helper()
-	idx := filepath.Join(t.TempDir(), "index")
-	run := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+idx, "LC_ALL=C")
-		var out, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-		}
-		return out.String()
-	}
-	run("read-tree", "HEAD")
-	run("add", "--", rel)
-	return run("diff", "--cached", "HEAD")
-}
-
 // trailers is every value of trailer key in the session's commits.
 func trailers(t *testing.T, dir, key string) string {
 	t.Helper()
@@ -305,7 +283,7 @@ func TestConvertedRepositories(t *testing.T) {
 			if !bytes.Equal(disk, want) {
 				t.Fatalf("disk %q, want %q", disk, want)
 			}
-			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), byHand(t, dir, row.path); got != hand {
+			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), gittest.AddedByHand(t, dir, row.path); got != hand {
 				t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows for the same change:\n%s", got, hand)
 			}
 			if raw := trailers(t, dir, "Edit-Raw"); raw != "" {
@@ -452,7 +430,7 @@ func TestConvertedCRLFBlobKeptAsGitAddKeepsIt(t *testing.T) {
 			if !out.Sync.IsZero() {
 				t.Errorf("a sync commit although the person changed nothing")
 			}
-			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), byHand(t, dir, "a.txt"); got != hand {
+			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), gittest.AddedByHand(t, dir, "a.txt"); got != hand {
 				t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows for the same change:\n%s", got, hand)
 			}
 			undo(t, s, "a.txt")
@@ -685,7 +663,7 @@ func TestConvertedFileLeftUnconvertedOnDisk(t *testing.T) {
 			if !out.Sync.IsZero() {
 				t.Errorf("a sync commit although the person changed nothing:\n%s", gittest.Git(t, dir, "show", out.Sync.String()))
 			}
-			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), byHand(t, dir, "a.txt"); got != hand {
+			if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), gittest.AddedByHand(t, dir, "a.txt"); got != hand {
 				t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows for the same change:\n%s", got, hand)
 			}
 			if got := trailers(t, dir, "Edit-Raw-Before"); strings.TrimSpace(got) != "a.txt" {

@@ -300,3 +300,27 @@ func Blobs(t testing.TB, dir string, specs ...string) []string {
 	}
 	return blobs
 }
+
+// AddedByHand is what a person sees after making a change to rel on disk
+// by hand: `git add rel` into a scratch index read from HEAD, then `git
+// diff --cached HEAD`, with dir's own environment (so its attributes and
+// conversions apply). The repository's own index is not touched. It is
+// the reference a session's `git diff HEAD refs/edits/S` is compared with.
+func AddedByHand(t testing.TB, dir, rel string) string {
+	t.Helper()
+	idx := filepath.Join(t.TempDir(), "index")
+	run := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+idx, "LC_ALL=C")
+		var out, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		return out.String()
+	}
+	run("read-tree", "HEAD")
+	run("add", "--", rel)
+	return run("diff", "--cached", "HEAD")
+}
