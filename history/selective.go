@@ -41,6 +41,9 @@ type Conflict struct {
 	// now; empty when the whole file conflicts (Reason says why).
 	Lines  []LineRange
 	Reason string
+	// Oldest is the oldest commit the operation takes back from Path:
+	// --force puts Path back whole as it was before it.
+	Oldest plumbing.Hash
 }
 
 func (c Conflict) String() string {
@@ -78,8 +81,12 @@ func (e *ConflictError) Error() string {
 	}
 	b.WriteString(strings.Join(parts, "; "))
 	c := e.Conflicts[0]
+	oldest := c.Oldest
+	if oldest.IsZero() {
+		oldest = c.Target
+	}
 	fmt.Fprintf(&b, ". Nothing was changed. %s takes back only the change of %s and keeps what changed since, but there the same lines were changed again (see them with `git diff %s -- %s`). Change those lines by hand, or run it again with --force to put %s back whole as it was before %s (what changed since is recorded first and stays in history).",
-		upper(e.Op), short(c.Target), short(c.Target), c.Path, c.Path, short(c.Target))
+		upper(e.Op), short(c.Target), short(c.Target), c.Path, c.Path, short(oldest))
 	return b.String()
 }
 
@@ -117,6 +124,8 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 	}
 	files := tx.Reader()
 	var order []string
+	inOrder := map[string]bool{}
+	oldest := map[string]plumbing.Hash{} // rs is newest first: the last seen
 	now := map[string]repo.FileState{}
 	whole := map[string]repo.FileState{} // each path as before its oldest reversal
 	conflicted := map[string]bool{}
@@ -127,6 +136,13 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 			return Planned{}, err
 		}
 		for _, p := range r.Paths {
+			oldest[p] = r.Target.Commit
+			if !inOrder[p] {
+				// now[p] is not set for a path whose newest reversal
+				// conflicted: order keeps each path once regardless.
+				inOrder[p] = true
+				order = append(order, p)
+			}
 			cur, seen := now[p]
 			if !seen {
 				f, ok := tx.Files[p]
@@ -134,7 +150,6 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 					return Planned{}, fmt.Errorf("history: %s was not read for this operation", p)
 				}
 				cur = f
-				order = append(order, p)
 			}
 			before, err := files.FileAt(commit.Parent, p)
 			if err != nil {
@@ -160,6 +175,9 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 			}
 			now[p] = res
 		}
+	}
+	for i := range conflicts {
+		conflicts[i].Oldest = oldest[conflicts[i].Path]
 	}
 	if len(conflicts) > 0 && !force {
 		return Planned{}, &ConflictError{Op: opVerb(op), Conflicts: conflicts}

@@ -97,7 +97,13 @@ func (s *Session) Checkpoint(ctx context.Context, name string, dry bool) (Commit
 			return Commit{}, err
 		}
 	}
-	unlock, err := s.Repo.Lock(ctx)
+	// A dry run takes the lock shared, as Preview does: it creates no
+	// file and writes nothing.
+	lock := s.Repo.Lock
+	if dry {
+		lock = s.Repo.LockShared
+	}
+	unlock, err := lock(ctx)
 	if err != nil {
 		return Commit{}, err
 	}
@@ -136,12 +142,25 @@ func (s *Session) Checkpoint(ctx context.Context, name string, dry bool) (Commit
 	if dry {
 		return Commit{Parent: parent, Subject: subject, Time: now, Meta: meta}, nil
 	}
+	// The commit goes into a kept pack, as every operation's objects do,
+	// so that a concurrent `git gc --prune=now` cannot remove it before
+	// the ref names it.
+	batch := s.Repo.BeginBatch()
+	defer batch.End()
 	h, err := s.commit(parent, nil, meta, subject, "", now)
 	if err != nil {
 		return Commit{}, err
 	}
-	if err := s.Repo.UpdateRef(s.Ref(), tip, h, subject); err != nil {
+	if err := batch.Flush(); err != nil {
 		return Commit{}, err
 	}
+	if err := s.Repo.UpdateRef(s.Ref(), tip, h, subject); err != nil {
+		batch.Release()
+		if cur, rerr := s.Repo.ReadRef(s.Ref()); rerr == nil && cur == h {
+			return Commit{Hash: h, Parent: parent, Subject: subject, Time: now, Meta: meta}, nil // the update happened; only a later step failed
+		}
+		return Commit{}, err
+	}
+	batch.Release()
 	return Commit{Hash: h, Parent: parent, Subject: subject, Time: now, Meta: meta}, nil
 }

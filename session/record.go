@@ -122,9 +122,14 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		if h, err = s.commit(parent, entries, meta, subject, body, now); err != nil {
 			return Recorded{}, err
 		}
-	} else {
+	} else if len(syncs) > 0 {
 		last := syncs[len(syncs)-1]
 		h, meta, subject = last.Hash, last.Meta, last.Subject
+	} else {
+		// Every path differed only in form: on disk as the blob the
+		// session records, unconverted (see keptUnconverted), which `git
+		// add` stores as that blob. Nothing to record.
+		return Recorded{}, nil
 	}
 	if err := batch.Flush(); err != nil {
 		return Recorded{}, err

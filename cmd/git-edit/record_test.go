@@ -533,3 +533,92 @@ func TestRecordKeepsAnotherSessionsEdit(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// TestRecordOfFileOnlyUnconverted: a touched file the person puts back on
+// disk as its blob, unconverted (LF under core.autocrlf), differs from the
+// session's checked-out form but not in what `git add` stores: record and
+// record --before have nothing to record, and say so (they used to panic).
+func TestRecordOfFileOnlyUnconverted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the built binary")
+	}
+	dir := gittest.New(t)
+	gittest.Git(t, dir, "config", "core.autocrlf", "true")
+	gittest.WriteFile(t, dir, "a.txt", "x\r\n")
+	gittest.Git(t, dir, "add", "a.txt")
+	gittest.Git(t, dir, "commit", "-qm", "init")
+	if r := gitEdit(t, dir, `{"command":"str_replace","path":"a.txt","old_str":"x","new_str":"y"}`, nil, "call", "text_editor"); r.code != 0 {
+		t.Fatalf("edit: %+v", r)
+	}
+	gittest.WriteFile(t, dir, "a.txt", "y\n")
+	tip := gittest.Rev(t, dir, "refs/edits/default")
+	for _, args := range [][]string{{"record"}, {"record", "--before"}} {
+		r := gitEdit(t, dir, "", nil, args...)
+		if r.code != 0 || r.stdout != "nothing to record: every file is as session default last recorded it\n" || r.stderr != "" {
+			t.Errorf("%v: %+v", args, r)
+		}
+		if got := gittest.Rev(t, dir, "refs/edits/default"); got != tip {
+			t.Errorf("%v moved the ref to %s", args, got)
+		}
+	}
+	gittest.Fsck(t, dir)
+}
+
+// TestUndoTurnForceOfTwoConflictingEdits: a turn whose two edits of one file
+// both conflict is refused naming the oldest edit --force goes back
+// before, and --force then puts the file back whole (it used to fail with
+// an internal error: the path was planned twice).
+func TestUndoTurnForceOfTwoConflictingEdits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the built binary")
+	}
+	const orig = "1\n2\n3\n4\n5\n6\n7\n8\n"
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": orig})
+	for _, c := range [][2]string{{"1\n", "ONE\n"}, {"7\n", "SEVEN\n"}} {
+		args := fmt.Sprintf(`{"command":"str_replace","path":"f.txt","old_str":%q,"new_str":%q}`, c[0], c[1])
+		if r := gitEdit(t, dir, args, nil, "call", "--session", "s", "--turn", "1", "text_editor"); r.code != 0 {
+			t.Fatalf("edit: %+v", r)
+		}
+	}
+	first := gittest.Rev(t, dir, "refs/edits/s~1")
+	gittest.WriteFile(t, dir, "f.txt", "one!\n2\n3\n4\n5\n6\nseven!\n8\n")
+	r := gitEdit(t, dir, "", nil, "undo", "--session", "s", "--turn", "1")
+	if r.code != 1 || !strings.Contains(r.stderr, "put f.txt back whole as it was before "+first[:7]) {
+		t.Fatalf("undo --turn 1 of two conflicting edits: %+v", r)
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != "one!\n2\n3\n4\n5\n6\nseven!\n8\n" {
+		t.Fatalf("the refused undo changed the file: %q", got)
+	}
+	if r := gitEdit(t, dir, "", nil, "undo", "--session", "s", "--turn", "1", "--force"); r.code != 0 {
+		t.Fatalf("undo --turn 1 --force: %+v", r)
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != orig {
+		t.Errorf("after undo --turn 1 --force f.txt is %q, want %q", got, orig)
+	}
+	gittest.Fsck(t, dir)
+}
+
+// TestCheckpointLeavesNoLooseObject: a checkpoint's commit goes into a kept
+// pack like every operation's objects (a concurrent gc --prune=now could
+// remove a loose one before the ref names it), and a dry run creates no
+// file.
+func TestCheckpointLeavesNoLooseObject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the built binary")
+	}
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	gittest.Git(t, dir, "gc", "-q")
+	if r := gitEdit(t, dir, "", nil, "checkpoint", "--session", "s", "--dry-run", "cp0"); r.code != 0 {
+		t.Fatalf("checkpoint --dry-run: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", "git-edit")); !os.IsNotExist(err) {
+		t.Errorf("a dry-run checkpoint created .git/git-edit (%v)", err)
+	}
+	if r := gitEdit(t, dir, "", nil, "checkpoint", "--session", "s", "cp1"); r.code != 0 {
+		t.Fatalf("checkpoint: %+v", r)
+	}
+	if got := gittest.Git(t, dir, "count-objects"); !strings.HasPrefix(got, "0 objects") {
+		t.Errorf("after a checkpoint: %s", got)
+	}
+	gittest.Fsck(t, dir)
+}
