@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/git-edit/git-edit/repo"
@@ -67,6 +68,9 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 		if err == nil && p.Rel != rel {
 			err = fmt.Errorf("%w: a directory on the way to %s is now a symlink", repo.ErrPathRefused, rel)
 		}
+		if err == nil {
+			err = e.unrecordable(p)
+		}
 		if err != nil {
 			res.Skipped = append(res.Skipped, Skipped{Path: rel, Reason: err})
 			continue
@@ -94,6 +98,24 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 		res.Skipped = append(res.Skipped, Skipped{Path: pe.Path, Reason: pe.Err})
 	}
 	return res, err
+}
+
+// unrecordable says why the session would refuse to read p as a file (a
+// symlink, a FIFO, a directory where a file was), found before the lock
+// by a stat: each refusal the session finds would cost Record a whole pass
+// again (lock, read and compare every path), and a shell command can
+// leave many such paths. A regular file (or none) passes; what changes
+// after the stat the session still refuses, and the loop in Record leaves
+// out.
+func (e *Engine) unrecordable(p repo.Path) error {
+	fi, err := os.Lstat(p.Abs)
+	if err != nil || fi.Mode().IsRegular() {
+		return nil
+	}
+	// The session's own reader words the refusal (it reads no bytes of
+	// what is not a regular file).
+	_, err = repo.ReadWorkFile(p, e.Session.MaxFileSize)
+	return err
 }
 
 // recordSpecs turns Record's arguments into paths relative to the worktree
