@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/git-edit/git-edit/repo/gittest"
@@ -118,4 +119,28 @@ func TestPruneSessionDryRunAndReadOnly(t *testing.T) {
 	if got := gittest.ReadFile(t, dir, "a.txt"); got != "9\n8\n7\n6\n5\n4\n3\n2\n1\n0\na\n" {
 		t.Errorf("prune changed a worktree file: %q", got)
 	}
+}
+
+// TestSessionsNamesARefGitEditDidNotWrite: a session ref set by hand to a
+// commit git-edit did not write is listed as such, with the way to remove
+// it (it used to show "0 commits … last 292 years ago"), and prune removes
+// it.
+func TestSessionsNamesARefGitEditDidNotWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the built binary")
+	}
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	gittest.Git(t, dir, "update-ref", "refs/edits/odd", "HEAD")
+	r := gitEdit(t, dir, "", nil, "sessions")
+	want := "odd  no git-edit commits: refs/edits/odd names a commit git-edit did not write; remove it with `git edit prune --session odd`\n"
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("sessions: %+v\nwant stdout %q", r, want)
+	}
+	if r := gitEdit(t, dir, "", nil, "prune", "--session", "odd"); r.code != 0 || !strings.HasPrefix(r.stdout, "pruned refs/edits/odd (no session commits") {
+		t.Fatalf("prune --session odd: %+v", r)
+	}
+	if got := gittest.Git(t, dir, "for-each-ref", "refs/edits/"); got != "" {
+		t.Errorf("refs left: %s", got)
+	}
+	gittest.Fsck(t, dir)
 }

@@ -119,6 +119,10 @@ func printSessions(w io.Writer, sums []session.Summary, shared []session.SharedP
 			fmt.Fprintf(w, "%s  %s %s\n", name, p.red("BROKEN:"), s.Broken)
 		case s.ReadOnly:
 			fmt.Fprintf(w, "%s  read-only: %s read, no edits  last %s\n", name, plural(s.Reads, "file"), age(s.Last, now))
+		case s.Tip.IsZero():
+			// The ref names a commit git-edit did not write (set by hand
+			// or by another tool): it has no session commits to count.
+			fmt.Fprintf(w, "%s  no git-edit commits: %s names a commit git-edit did not write; remove it with `git edit prune --session %s`\n", name, s.Ref, s.Name)
 		default:
 			base := "(unborn)"
 			if !s.Base.IsZero() {
