@@ -40,10 +40,10 @@ var nl = []byte{'\n'}
 // countLines returns the number of lines of text, counting a last line
 // that lacks its "\n".
 //
-// It is not ops.LineCount, which skips a leading byte order mark: here
+// It is not text.LineCount, which skips a leading byte order mark: here
 // text is any stretch of whole lines, and its bytes are all content, as
 // they are to git, so a text holding only a BOM is one line (git diff
-// --numstat counts it so), where ops.LineCount counts none.
+// --numstat counts it so), where text.LineCount counts none.
 func countLines(text []byte) int {
 	n := bytes.Count(text, nl)
 	if len(text) > 0 && text[len(text)-1] != '\n' {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestCountLines pins countLines' meaning, which differs from
-// ops.LineCount's for a text made of a byte order mark alone: every byte
+// text.LineCount's for a text made of a byte order mark alone: every byte
 // is content here, as it is to git (see TestStatMatchesGitNumstat).
 func TestCountLines(t *testing.T) {
 	for _, c := range []struct {

@@ -6,8 +6,9 @@
 //
 // It never interprets text or history: callers hand it bytes and names and
 // get bytes back. What a session is, how an operation becomes a commit and
-// what its trailers say belong to package session above it; the dialects
-// and the history questions (package history) sit above that.
+// what its trailers say belong to the session layer above it (repo/session);
+// the history questions (package undo) and the operations (package ops)
+// sit above that.
 package repo
 
 import (

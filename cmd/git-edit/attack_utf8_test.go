@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -25,12 +25,12 @@ import (
 // the field, and no file or ref changes. A surrogate pair still works.
 func TestAttackMCPInvalidUTF8IsRefused(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "hello\n"})
-	e, err := engine.Open(engine.Options{Root: dir, Session: "s"})
+	e, err := ops.Open(ops.Options{Root: dir, Session: "s"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	server, err := newMCPServer(e, nil, &engine.Observer{})
+	server, err := newMCPServer(e, nil, &ops.Observer{})
 	if err != nil {
 		t.Fatal(err)
 	}

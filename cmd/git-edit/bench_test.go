@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
-	"github.com/git-edit/git-edit/session"
+	"github.com/git-edit/git-edit/repo/session"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,8 +91,8 @@ func buildHistory(edits, files int) (string, error) {
 }
 
 // benchEngine opens the "bench" session of a fixture with that many edits.
-func benchEngine(b *testing.B, edits int) *engine.Engine {
-	e, err := engine.Open(engine.Options{Root: historyFixture(b, edits), Session: "bench"})
+func benchEngine(b *testing.B, edits int) *ops.Engine {
+	e, err := ops.Open(ops.Options{Root: historyFixture(b, edits), Session: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -213,12 +213,12 @@ func benchMCPStrReplace(b *testing.B, file string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := engine.Open(engine.Options{Root: dir, Session: "bench-mcp"})
+	e, err := ops.Open(ops.Options{Root: dir, Session: "bench-mcp"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { e.Close() })
-	server, err := newMCPServer(e, []string{"text_editor"}, &engine.Observer{})
+	server, err := newMCPServer(e, []string{"text_editor"}, &ops.Observer{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/session"
+	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -32,7 +32,7 @@ type callOptions struct {
 	RequireRead *bool
 	// ID names the call in logs; Observer logs it (nil: not at all).
 	ID       string
-	Observer *engine.Observer
+	Observer *ops.Observer
 	Stdin    io.Reader
 	Stdout   io.Writer
 }
@@ -41,22 +41,22 @@ func callCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "call",
 		Usage:     "run one tool: JSON arguments on stdin, the JSON result on stdout",
-		ArgsUsage: "TOOL (one of: " + strings.Join(engine.Tools(), ", ") + ")",
+		ArgsUsage: "TOOL (one of: " + strings.Join(ops.Tools(), ", ") + ")",
 		Flags: append([]cli.Flag{rootFlag(), sessionFlag(),
 			&cli.StringFlag{Name: "id", Usage: "the call's `ID` in logs (such as the agent's tool-use id; default: generated)"},
 			&cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo_edit reaches back (0: unlimited); overrides git config edit.undoDepth",
 				DefaultText: undoDepthDefault},
 			&cli.Int64Flag{Name: "max-file-size", Usage: "largest file read for editing, in `BYTES`; overrides git config edit.maxFileSize",
-				DefaultText: fmt.Sprintf("edit.maxFileSize, else %d", engine.DefaultMaxFileSize)},
+				DefaultText: fmt.Sprintf("edit.maxFileSize, else %d", ops.DefaultMaxFileSize)},
 			&cli.BoolFlag{Name: "require-read", Usage: "Edit/MultiEdit need a prior Read; overrides git config edit.requireRead (--require-read=false turns it off)",
-				DefaultText: fmt.Sprintf("edit.requireRead, else %t", engine.DefaultRequireRead)},
+				DefaultText: fmt.Sprintf("edit.requireRead, else %t", ops.DefaultRequireRead)},
 			&cli.BoolFlag{Name: "verbose", Usage: "log each tool call's INFO lines to stderr (as GIT_EDIT_LOG=1 does)"},
 			turnFlag(),
 		}, callLogFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return fmt.Errorf("call takes exactly one tool name, got %d arguments; the tools are: %s", c.NArg(), strings.Join(engine.Tools(), ", "))
+				return fmt.Errorf("call takes exactly one tool name, got %d arguments; the tools are: %s", c.NArg(), strings.Join(ops.Tools(), ", "))
 			}
 			obs, closeLogs, err := observer(c)
 			if err != nil {
@@ -69,7 +69,7 @@ func callCommand() *cli.Command {
 			}
 			defer closeLog()
 			// An empty root is the whole worktree, paths from the
-			// current directory (see engine.Options.Root).
+			// current directory (see ops.Options.Root).
 			o := callOptions{
 				Root: c.String("root"), Session: sessionName(c), Tool: c.Args().First(),
 				ID: c.String("id"), Turn: c.String("turn"), Observer: obs, Stdin: c.App.Reader, Stdout: c.App.Writer,
@@ -101,7 +101,7 @@ func turnFlag() cli.Flag {
 }
 
 // undoDepthDefault is --undo-depth's default in call's and undo's help.
-var undoDepthDefault = fmt.Sprintf("edit.undoDepth, else %d", engine.DefaultUndoDepth)
+var undoDepthDefault = fmt.Sprintf("edit.undoDepth, else %d", ops.DefaultUndoDepth)
 
 // callLogFlags are the MCP server's log flags, worded for call, which logs
 // only when asked.
@@ -123,7 +123,7 @@ func callLogFlags() []cli.Flag {
 // "true" log to stderr, an absolute path appends to that file, "", "0" and
 // "false" are off, and anything else is warned about and ignored. (The
 // MCP server logs to stderr always, as seed 001 describes.)
-func callLog(c *cli.Context, obs *engine.Observer, env string) (close func(), err error) {
+func callLog(c *cli.Context, obs *ops.Observer, env string) (close func(), err error) {
 	close = func() {}
 	if c.String("log-file") != "" || c.Bool("verbose") {
 		return close, nil
@@ -154,8 +154,8 @@ func callLog(c *cli.Context, obs *engine.Observer, env string) (close func(), er
 func runCall(ctx context.Context, o callOptions) error {
 	// The tool and the session name are part of the command line: a bad
 	// one is misuse, not a tool call to log.
-	if !slices.Contains(engine.Tools(), o.Tool) {
-		return fmt.Errorf("%w %q; the tools are: %s", engine.ErrUnknownTool, o.Tool, strings.Join(engine.Tools(), ", "))
+	if !slices.Contains(ops.Tools(), o.Tool) {
+		return fmt.Errorf("%w %q; the tools are: %s", ops.ErrUnknownTool, o.Tool, strings.Join(ops.Tools(), ", "))
 	}
 	if err := session.ValidateName(o.Session); err != nil {
 		return fmt.Errorf("--session: %w", err)
@@ -168,13 +168,13 @@ func runCall(ctx context.Context, o callOptions) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	args, err := io.ReadAll(io.LimitReader(o.Stdin, engine.MaxArgsBytes+1))
+	args, err := io.ReadAll(io.LimitReader(o.Stdin, ops.MaxArgsBytes+1))
 	if err != nil {
 		return fmt.Errorf("read arguments from stdin: %w", err)
 	}
-	opts := engine.Options{Root: o.Root, Session: o.Session, UndoDepth: o.UndoDepth, MaxFileSize: o.MaxFileSize, RequireRead: o.RequireRead}
-	call := func() (engine.Result, error) { return engine.Call(ctx, opts, o.Tool, args) }
-	var res engine.Result
+	opts := ops.Options{Root: o.Root, Session: o.Session, UndoDepth: o.UndoDepth, MaxFileSize: o.MaxFileSize, RequireRead: o.RequireRead}
+	call := func() (ops.Result, error) { return ops.Call(ctx, opts, o.Tool, args) }
+	var res ops.Result
 	if o.Observer != nil {
 		res, err = o.Observer.Call(o.Tool, o.ID, args, call)
 	} else {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/session"
+	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -37,7 +37,7 @@ func checkpointCommand() *cli.Command {
 					return err
 				}
 			}
-			e, err := engine.Open(engine.Options{Root: c.String("root"), Session: sessionName(c)})
+			e, err := ops.Open(ops.Options{Root: c.String("root"), Session: sessionName(c)})
 			if err != nil {
 				if errors.Is(err, session.ErrBadName) {
 					return err
@@ -53,7 +53,7 @@ func checkpointCommand() *cli.Command {
 // runCheckpoint records the checkpoint and reports it as `git tag` would
 // not (it says nothing), but as `git commit` does: the session and short
 // id with the subject, then how to return to it.
-func runCheckpoint(ctx context.Context, e *engine.Engine, o checkpointOptions) error {
+func runCheckpoint(ctx context.Context, e *ops.Engine, o checkpointOptions) error {
 	c, err := e.Checkpoint(ctx, o.Name, o.DryRun)
 	if err != nil {
 		if errors.Is(err, session.ErrCheckpointExists) {

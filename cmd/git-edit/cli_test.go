@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -227,7 +227,7 @@ func TestHelpDefaults(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"top.txt": "top\n", "sub/low.txt": "low\n"})
 
 	// The settings, from an engine opened with no option and no git config.
-	e, err := engine.Open(engine.Options{Root: dir, Session: "probe"})
+	e, err := ops.Open(ops.Options{Root: dir, Session: "probe"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestHelpDefaults(t *testing.T) {
 	e.Close()
 	// And git config is what they fall back to, as the help says.
 	gittest.Git(t, dir, "config", "edit.undoDepth", "3")
-	if e, err = engine.Open(engine.Options{Root: dir, Session: "probe"}); err != nil || e.UndoDepth != 3 {
+	if e, err = ops.Open(ops.Options{Root: dir, Session: "probe"}); err != nil || e.UndoDepth != 3 {
 		t.Fatalf("edit.undoDepth=3 is not applied: %v", err)
 	}
 	e.Close()
@@ -243,7 +243,7 @@ func TestHelpDefaults(t *testing.T) {
 
 	// No --root: the whole worktree, relative paths from the current directory.
 	t.Chdir(filepath.Join(dir, "sub"))
-	if e, err = engine.Open(engine.Options{Session: "probe"}); err != nil || e.Root != dir || e.Dir != filepath.Join(dir, "sub") {
+	if e, err = ops.Open(ops.Options{Session: "probe"}); err != nil || e.Root != dir || e.Dir != filepath.Join(dir, "sub") {
 		t.Fatalf("without a root the engine confines to %q and resolves from %q (%v)", e.Root, e.Dir, err)
 	}
 	e.Close()
@@ -262,7 +262,7 @@ func TestHelpDefaults(t *testing.T) {
 	serverSession := regexp.MustCompile(`git-edit mcp: session (\S+) `).FindStringSubmatch(runServer(t, bin, dir, nil))
 
 	// The tools offered when none are listed, and the format of `tools`.
-	all, err := engine.Definitions()
+	all, err := ops.Definitions()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,11 +273,11 @@ func TestHelpDefaults(t *testing.T) {
 	toolsOut := gitEdit(t, dir, "", nil, "tools").stdout
 	var listed struct{ Tools []struct{ Name string } }
 	json.Unmarshal([]byte(toolsOut), &listed)
-	if len(listed.Tools) != len(engine.Tools()) || toolsOut != gitEdit(t, dir, "", nil, "tools", "--format", "mcp").stdout {
+	if len(listed.Tools) != len(ops.Tools()) || toolsOut != gitEdit(t, dir, "", nil, "tools", "--format", "mcp").stdout {
 		t.Fatalf("git-edit tools does not print every tool in MCP's shape:\n%s", toolsOut)
 	}
-	if !slices.Equal(names, engine.Tools()) {
-		t.Fatalf("engine.Definitions() offers %v, not every tool %v", names, engine.Tools())
+	if !slices.Equal(names, ops.Tools()) {
+		t.Fatalf("ops.Definitions() offers %v, not every tool %v", names, ops.Tools())
 	}
 
 	// `log` without -n: every commit of the session.

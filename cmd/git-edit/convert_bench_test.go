@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -220,11 +220,11 @@ func coldEditor(b *testing.B, dir string) (func(old, new string), func()) {
 // warmEditor connects a client to an in-process MCP server on the
 // repository, as benchMCPStrReplace does.
 func warmEditor(b *testing.B, dir string) (func(old, new string), func()) {
-	e, err := engine.Open(engine.Options{Root: dir, Session: "bench"})
+	e, err := ops.Open(ops.Options{Root: dir, Session: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	server, err := newMCPServer(e, []string{"text_editor"}, &engine.Observer{})
+	server, err := newMCPServer(e, []string{"text_editor"}, &ops.Observer{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,8 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/git-edit/git-edit/diffview"
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -48,7 +47,7 @@ func logCommand() *cli.Command {
 
 // withReview runs print with the output set up as startReview decides, then
 // waits for the pager. JSON goes to stdout as it is: a program reads it.
-func withReview(c *cli.Context, e *engine.Engine, o reviewOptions, print func(*review) error) error {
+func withReview(c *cli.Context, e *ops.Engine, o reviewOptions, print func(*review) error) error {
 	if c.Bool("json") {
 		o.NoPager, o.Color = true, "never"
 	}
@@ -74,7 +73,7 @@ type logOptions struct {
 // prints them. Consecutive commits of one turn are grouped under a line
 // "turn T (N edits)", indented by two spaces; a commit between them (a
 // sync, an undo) ends the group, so the log stays in time order.
-func runLog(rv *review, e *engine.Engine, o logOptions, now time.Time) error {
+func runLog(rv *review, e *ops.Engine, o logOptions, now time.Time) error {
 	w := rv.w
 	entries, err := e.Log(o.N, o.Paths, o.All)
 	if err != nil {
@@ -82,7 +81,7 @@ func runLog(rv *review, e *engine.Engine, o logOptions, now time.Time) error {
 	}
 	if o.JSON {
 		if entries == nil {
-			entries = []engine.LogEntry{}
+			entries = []ops.LogEntry{}
 		}
 		return writeJSON(w, entries)
 	}
@@ -145,7 +144,7 @@ func runLog(rv *review, e *engine.Engine, o logOptions, now time.Time) error {
 			writeStat(w, p, rv.width, en.Stats)
 		case rv.opts.NameOnly:
 			for _, path := range en.Paths {
-				fmt.Fprintln(w, diffview.QuotePath(path))
+				fmt.Fprintln(w, ops.QuotePath(path))
 			}
 		}
 	}
@@ -181,7 +180,7 @@ func showCommand() *cli.Command {
 
 // runShow prints one commit as git show does: a commit id is found in
 // whatever session holds it.
-func runShow(rv *review, e *engine.Engine, name string, asJSON bool) error {
+func runShow(rv *review, e *ops.Engine, name string, asJSON bool) error {
 	w := rv.w
 	entry, err := e.Show(name, false)
 	if err != nil {
@@ -200,14 +199,14 @@ func runShow(rv *review, e *engine.Engine, name string, asJSON bool) error {
 
 // writeChanges writes changes as the patch, or with --stat or --name-only
 // as those; sep goes first when there is anything to write.
-func writeChanges(rv *review, changes []engine.FileDiff, sep string) error {
+func writeChanges(rv *review, changes []ops.FileDiff, sep string) error {
 	if len(changes) == 0 {
 		return nil
 	}
 	w := rv.w
 	switch {
 	case rv.opts.Stat:
-		stats := make([]engine.PathStat, len(changes))
+		stats := make([]ops.PathStat, len(changes))
 		for i, c := range changes {
 			stats[i] = c.Stat()
 		}
@@ -216,7 +215,7 @@ func writeChanges(rv *review, changes []engine.FileDiff, sep string) error {
 	case rv.opts.NameOnly:
 		fmt.Fprint(w, sep)
 		for _, c := range changes {
-			fmt.Fprintln(w, diffview.QuotePath(c.Path))
+			fmt.Fprintln(w, ops.QuotePath(c.Path))
 		}
 	default:
 		var diff strings.Builder
@@ -255,7 +254,7 @@ func diffCommand() *cli.Command {
 	}
 }
 
-func runDiff(rv *review, e *engine.Engine, paths []string) error {
+func runDiff(rv *review, e *ops.Engine, paths []string) error {
 	changes, err := e.NetChanges(paths)
 	if err != nil {
 		return refused(err)

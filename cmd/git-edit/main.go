@@ -12,7 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/git-edit/git-edit/session"
+	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -145,7 +145,7 @@ func usageError(c *cli.Context, err error, _ bool) error {
 //
 // Without --root, a command works as git's do anywhere inside a worktree:
 // on the whole worktree, with relative paths from the current directory
-// (engine.Options.Root empty).
+// (ops.Options.Root empty).
 func rootFlag() cli.Flag {
 	return &cli.StringFlag{Name: "root", Usage: "work only inside `DIR`: relative paths resolve against it, edits stay inside it, and the repository is found from there upward (or from GIT_DIR, as git does)",
 		DefaultText: rootDefault}

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 )
 
@@ -67,7 +67,7 @@ func TestCallContract(t *testing.T) {
 		{
 			name: "unknown tool is misuse",
 			args: []string{"call", "--root", dir, "sed"},
-			code: 2, stderrHas: `unknown tool "sed"; the tools are: ` + strings.Join(engine.Tools(), ", "), fileAfter: "beta\n",
+			code: 2, stderrHas: `unknown tool "sed"; the tools are: ` + strings.Join(ops.Tools(), ", "), fileAfter: "beta\n",
 		},
 		{
 			name: "unknown flag is misuse, stdout stays clean",

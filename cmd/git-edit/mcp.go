@@ -18,9 +18,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/repo"
-	gesession "github.com/git-edit/git-edit/session"
+	"github.com/git-edit/git-edit/ops"
+	gesession "github.com/git-edit/git-edit/repo/session"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 )
@@ -36,7 +35,7 @@ func logFlags() []cli.Flag {
 }
 
 // observer builds the call logger the flags ask for; close releases files.
-func observer(c *cli.Context) (obs *engine.Observer, close func(), err error) {
+func observer(c *cli.Context) (obs *ops.Observer, close func(), err error) {
 	var files []*os.File
 	close = func() {
 		for _, f := range files {
@@ -51,7 +50,7 @@ func observer(c *cli.Context) (obs *engine.Observer, close func(), err error) {
 		}
 		files, logTo = append(files, f), f
 	}
-	obs = &engine.Observer{Log: slog.New(slog.NewTextHandler(logTo, nil))}
+	obs = &ops.Observer{Log: slog.New(slog.NewTextHandler(logTo, nil))}
 	if p := c.String("agent-log"); p != "" {
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
 		if err != nil {
@@ -90,14 +89,14 @@ func mcpCommand() *cli.Command {
 			if err := gesession.ValidateName(session); err != nil {
 				return refused(err)
 			}
-			opts := engine.Options{Root: c.String("root"), Session: session}
-			e, err := engine.Open(opts)
+			opts := ops.Options{Root: c.String("root"), Session: session}
+			e, err := ops.Open(opts)
 			// Hosts start servers in the home directory (Cursor's global
 			// mcp.json, VS Code, Cline): there, the repository is the
 			// client's, found from its roots at the first call. A --root
 			// or GIT_DIR that names no repository stays an error: the
 			// person asked for that one.
-			fromRoots := err != nil && errors.Is(err, repo.ErrNotRepository) && !c.IsSet("root") && os.Getenv("GIT_DIR") == ""
+			fromRoots := err != nil && errors.Is(err, gesession.ErrNotRepository) && !c.IsSet("root") && os.Getenv("GIT_DIR") == ""
 			if err != nil && !fromRoots {
 				return refused(err)
 			}
@@ -139,7 +138,7 @@ func newSessionName(now time.Time) string {
 // roots changed.
 type mcpServer struct {
 	*mcp.Server
-	obs *engine.Observer
+	obs *ops.Observer
 	seq atomic.Int64
 	// calls runs one call at a time within the process (the repository's
 	// lock orders them against other processes), so concurrent requests
@@ -149,7 +148,7 @@ type mcpServer struct {
 	// For a server started outside a repository: the session (Root unset),
 	// the directory it started in (for messages), where to say which root
 	// it took.
-	opts     engine.Options
+	opts     ops.Options
 	startDir string
 	notes    io.Writer
 
@@ -159,33 +158,21 @@ type mcpServer struct {
 	stale atomic.Bool
 
 	mu      sync.Mutex // guards the fields below
-	e       *engine.Engine
+	e       *ops.Engine
 	eRoot   string // the directory e was opened on, when it came from a root
 	fixed   bool   // e was given at start and never changes
-	engines []*engine.Engine
+	engines []*ops.Engine
 }
 
 // mcpInstructions is what the server tells the agent at initialization
-// (MCP's instructions): that every edit is recorded and how to look back
-// and undo, naming only the offered tools.
-func mcpInstructions(session string, defs []engine.ToolDef) string {
-	offered := map[string]bool{}
-	for _, d := range defs {
-		offered[d.Name] = true
-	}
+// (MCP's instructions): that every edit is recorded, what the offered tools
+// say of themselves (ops.ServerInstructions, from their registrations), and
+// how the person looks back and undoes.
+func mcpInstructions(session string, tools []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "git-edit records every change these tools make as a git commit on the hidden ref refs/edits/%s (this server's session), apart from the branches, index and HEAD, so every edit can be reviewed and undone.", session)
-	if offered["edit_history"] {
-		b.WriteString(` edit_history lists the session's edits (newest first), shows one edit's diff ("commit") or the session's net change ("diff": true).`)
-	}
-	if offered["text_editor"] {
-		b.WriteString(` text_editor's undo_edit command reverts the last edit of a file.`)
-	}
-	if offered["edit_undo"] {
-		b.WriteString(` edit_undo takes back one edit, a file's last edit or a whole turn, keeping later changes; edit_redo re-applies an undo; edit_rollback returns to an edit, a checkpoint (edit_checkpoint) or the end of a turn; "dry_run": true shows the diff first.`)
-	}
-	if offered["edit_undo"] || offered["edit_rollback"] {
-		b.WriteString(` Give each editing call the current turn (the person's prompt) as "turn", unless the host sends it in _meta as "git-edit/turn", so that a turn can be reviewed and undone whole.`)
+	for _, sentence := range ops.ServerInstructions(tools) {
+		b.WriteString(" " + sentence)
 	}
 	fmt.Fprintf(&b, " The person reviews and reverts with git edit log, git edit diff, git edit undo PATH and git edit rollback, each with --session %s.", session)
 	b.WriteString(" Change files through these tools rather than other file-writing tools: a change made another way is recorded only later, as a sync commit that does not say which tool made it or why.")
@@ -195,14 +182,14 @@ func mcpInstructions(session string, defs []engine.ToolDef) string {
 // newMCPServer offers the named tools (all when empty), served by e. A
 // refused call is a tool error (isError) whose text says what to do, never
 // a protocol error.
-func newMCPServer(e *engine.Engine, tools []string, obs *engine.Observer) (*mcpServer, error) {
+func newMCPServer(e *ops.Engine, tools []string, obs *ops.Observer) (*mcpServer, error) {
 	session := ""
 	if e != nil {
 		session = e.Session.Name
 	}
 	s := &mcpServer{obs: obs, e: e, fixed: true}
 	if e != nil {
-		s.engines = []*engine.Engine{e}
+		s.engines = []*ops.Engine{e}
 	}
 	return s, s.build(session, tools)
 }
@@ -210,18 +197,18 @@ func newMCPServer(e *engine.Engine, tools []string, obs *engine.Observer) (*mcpS
 // newRootsMCPServer is a server started in dir, outside any repository:
 // its calls run in the first of the client's roots that is in one, as
 // session opts.Session.
-func newRootsMCPServer(opts engine.Options, dir string, tools []string, obs *engine.Observer, notes io.Writer) (*mcpServer, error) {
+func newRootsMCPServer(opts ops.Options, dir string, tools []string, obs *ops.Observer, notes io.Writer) (*mcpServer, error) {
 	s := &mcpServer{obs: obs, opts: opts, startDir: dir, notes: notes}
 	return s, s.build(opts.Session, tools)
 }
 
 func (s *mcpServer) build(session string, tools []string) error {
-	defs, err := engine.Definitions(tools...)
+	defs, err := ops.Definitions(tools...)
 	if err != nil {
 		return fmt.Errorf("--tools: %w", err)
 	}
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "git-edit", Title: "git-edit", Version: version}, &mcp.ServerOptions{
-		Instructions:            mcpInstructions(session, defs),
+		Instructions:            mcpInstructions(session, tools),
 		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) { s.stale.Store(true) },
 	})
 	for _, d := range defs {
@@ -254,9 +241,9 @@ func (s *mcpServer) call(ctx context.Context, name string, req *mcp.CallToolRequ
 	}
 	id := fmt.Sprintf("mcp-%04d", s.seq.Add(1))
 	args := []byte(req.Params.Arguments)
-	res, err := s.obs.Call(name, id, args, func() (engine.Result, error) {
+	res, err := s.obs.Call(name, id, args, func() (ops.Result, error) {
 		if noRepo != nil {
-			return engine.Refuse(name, noRepo)
+			return ops.Refuse(name, noRepo)
 		}
 		s.calls.Lock()
 		defer s.calls.Unlock()
@@ -304,7 +291,7 @@ const rootsRequest = "roots"
 // input request for them (ask), which the client answers by calling again
 // with its roots. The first root in a repository gives the engine; with
 // none, noRepo says why, and how to pass --root.
-func (s *mcpServer) engineFor(ctx context.Context, req *mcp.CallToolRequest) (e *engine.Engine, ask *mcp.CallToolResult, noRepo error) {
+func (s *mcpServer) engineFor(ctx context.Context, req *mcp.CallToolRequest) (e *ops.Engine, ask *mcp.CallToolResult, noRepo error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	roots, answered := req.Params.InputResponses[rootsRequest].(*mcp.ListRootsResult)
@@ -338,18 +325,18 @@ func (s *mcpServer) engineFor(ctx context.Context, req *mcp.CallToolRequest) (e 
 // server's, keeping the one it has when that root is the same. With none,
 // the server has no engine: its calls are refused until a root is found,
 // never run in a repository the client no longer offers.
-func (s *mcpServer) openRoot(roots []*mcp.Root) (*engine.Engine, error) {
+func (s *mcpServer) openRoot(roots []*mcp.Root) (*ops.Engine, error) {
 	var why []string
 	for _, r := range roots {
 		dir, err := rootDir(r.URI)
 		if err == nil && s.e != nil && dir == s.eRoot {
 			return s.e, nil
 		}
-		var e *engine.Engine
+		var e *ops.Engine
 		if err == nil {
 			opts := s.opts
 			opts.Root = dir
-			e, err = engine.Open(opts)
+			e, err = ops.Open(opts)
 		}
 		if err != nil {
 			why = append(why, fmt.Sprintf("%s: %v", r.URI, err))
@@ -418,7 +405,7 @@ func toolsCommand() *cli.Command {
 
 // runTools prints definitions in the shape each framework takes.
 func runTools(w io.Writer, format string, names []string) error {
-	defs, err := engine.Definitions(names...)
+	defs, err := ops.Definitions(names...)
 	if err != nil {
 		return fmt.Errorf("--tools: %w", err)
 	}

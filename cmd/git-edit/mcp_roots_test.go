@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -249,7 +249,7 @@ func TestMCPToolAnnotations(t *testing.T) {
 	}
 	// One place per tool: the hints are the registration's, and a tool
 	// without a write call that does not declare Writes is read-only.
-	for _, tool := range engine.Registry() {
+	for _, tool := range ops.Registry() {
 		w := want[tool.Name]
 		if tool.ReadOnly() != (tool.WriteCall == nil && !tool.Writes) || w.readOnly != tool.ReadOnly() || w.destructive != tool.Destructive || w.idempotent != tool.Idempotent || w.title != tool.Title {
 			t.Errorf("%s: registration %q readOnly %v destructive %v idempotent %v", tool.Name, tool.Title, tool.ReadOnly(), tool.Destructive, tool.Idempotent)
@@ -286,7 +286,7 @@ func TestMCPInstructions(t *testing.T) {
 	}
 	// Started outside a repository, the server says the same.
 	home := outsideDir(t)
-	s, err := newRootsMCPServer(engine.Options{Session: "mcp-x"}, home, nil, &engine.Observer{}, nil)
+	s, err := newRootsMCPServer(ops.Options{Session: "mcp-x"}, home, nil, &ops.Observer{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

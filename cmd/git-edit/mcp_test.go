@@ -13,21 +13,21 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // connect starts a server on dir, in process, and returns a client session.
-func connect(t *testing.T, dir, session string, tools []string, obs *engine.Observer) *mcp.ClientSession {
+func connect(t *testing.T, dir, session string, tools []string, obs *ops.Observer) *mcp.ClientSession {
 	t.Helper()
-	e, err := engine.Open(engine.Options{Root: dir, Session: session})
+	e, err := ops.Open(ops.Options{Root: dir, Session: session})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
 	if obs == nil {
-		obs = &engine.Observer{}
+		obs = &ops.Observer{}
 	}
 	server, err := newMCPServer(e, tools, obs)
 	if err != nil {
@@ -70,7 +70,7 @@ func TestMCPListsEveryToolWithItsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs, _ := engine.Definitions()
+	defs, _ := ops.Definitions()
 	if len(res.Tools) != len(defs) {
 		t.Fatalf("%d tools listed, %d defined", len(res.Tools), len(defs))
 	}
@@ -104,7 +104,7 @@ func TestMCPListsEveryToolWithItsSchema(t *testing.T) {
 	if strings.Join(names, ",") != "Edit,Read" {
 		t.Fatalf("subset lists %v", names)
 	}
-	if _, err := newMCPServer(nil, []string{"Edit", "nope"}, &engine.Observer{}); err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
+	if _, err := newMCPServer(nil, []string{"Edit", "nope"}, &ops.Observer{}); err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
 		t.Fatalf("unknown tool in --tools: %v", err)
 	}
 }
@@ -189,13 +189,13 @@ func TestMCPCallsEveryTool(t *testing.T) {
 // an edit.
 func TestMCPCallsEveryRegisteredTool(t *testing.T) {
 	files := map[string]string{}
-	for _, tool := range engine.Registry() {
+	for _, tool := range ops.Registry() {
 		files["w_"+tool.Name+".txt"] = "old\n"
 	}
 	dir := gittest.NewWithCommit(t, files)
 	gittest.Git(t, dir, "config", "edit.requireRead", "false")
 	cs := connect(t, dir, "s", nil, nil)
-	for _, tool := range engine.Registry() {
+	for _, tool := range ops.Registry() {
 		file := "w_" + tool.Name + ".txt"
 		tip := gittest.Rev(t, dir, "refs/edits/s")
 		if text, _, isErr := callTool(t, cs, tool.Name, map[string]any{"zzz_unknown": 1}); !isErr || text == "" || gittest.Rev(t, dir, "refs/edits/s") != tip {
@@ -275,7 +275,7 @@ func TestMCPSubprocessOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs, _ := engine.Definitions()
+	defs, _ := ops.Definitions()
 	if len(listed.Tools) != len(defs) {
 		t.Fatalf("over stdio: %d tools listed, %d defined", len(listed.Tools), len(defs))
 	}

@@ -21,16 +21,16 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxLineBytes bounds one line on the server's stdin, its newline not
-// counted: the largest arguments the engine takes (engine.MaxArgsBytes)
+// counted: the largest arguments the engine takes (ops.MaxArgsBytes)
 // plus 1 MiB for the JSON-RPC and MCP envelope around them. A longer line
 // is read and dropped without being held, and answered with -32600.
-const maxLineBytes = engine.MaxArgsBytes + 1<<20
+const maxLineBytes = ops.MaxArgsBytes + 1<<20
 
 // tokenPrefix starts every id the guard hands the SDK. Every request id a
 // client sends is replaced by a fresh token, so a client's own string id

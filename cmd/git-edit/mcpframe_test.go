@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 )
 
@@ -189,7 +189,7 @@ func (p *rawPeer) stillServes(id string) {
 	var list struct {
 		Tools []struct{ Name string } `json:"tools"`
 	}
-	defs, _ := engine.Definitions()
+	defs, _ := ops.Definitions()
 	if r.Error != nil || string(r.ID) != id || json.Unmarshal(r.Result, &list) != nil || len(list.Tools) != len(defs) {
 		p.t.Fatalf("tools/list %s after a bad line: %.300s", id, r.line)
 	}

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/urfave/cli/v2"
 )
 
@@ -31,7 +31,7 @@ func isRefusal(err error) bool {
 // openEngine opens the repository and session undo, redo or rollback works
 // on (see openHistory). Not being in a repository, or naming a session
 // that does not exist, is a refusal; a bad session name is misuse.
-func openEngine(c *cli.Context) (*engine.Engine, error) {
+func openEngine(c *cli.Context) (*ops.Engine, error) {
 	if c.NArg() > 0 && c.Command.Name != "rollback" {
 		return openHistory(c, pickNamed)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/engine"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 )
 
@@ -70,7 +70,7 @@ func TestSessionsShowsSharedFiles(t *testing.T) {
 // object and carries the diff, in its text and its structured result,
 // that the same call without dry_run then records.
 func TestMCPDryRun(t *testing.T) {
-	for _, tool := range engine.Registry() {
+	for _, tool := range ops.Registry() {
 		if tool.WriteCall == nil {
 			continue
 		}

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/repo"
-	"github.com/git-edit/git-edit/session"
+	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -31,7 +30,7 @@ var errNoSession = errors.New("no such session")
 // order), which it names on stderr unless quiet or it is the only session
 // and named default. A session that does not
 // exist is refused with errNoSession, listing those that do.
-func pickSession(c *cli.Context, r *repo.Repo, stderr io.Writer, quiet bool) (string, error) {
+func pickSession(c *cli.Context, r *session.Repository, stderr io.Writer, quiet bool) (string, error) {
 	named := ""
 	if c.IsSet("session") {
 		named = c.String("session") // an empty GIT_EDIT_SESSION counts as unset
@@ -106,7 +105,7 @@ const (
 
 // openHistory opens the repository and the session a history command
 // works on (see pickSession).
-func openHistory(c *cli.Context, mode pickMode) (*engine.Engine, error) {
+func openHistory(c *cli.Context, mode pickMode) (*ops.Engine, error) {
 	name := "default"
 	switch {
 	case mode == pickNone:
@@ -121,12 +120,12 @@ func openHistory(c *cli.Context, mode pickMode) (*engine.Engine, error) {
 			return nil, err
 		}
 	}
-	opts := engine.Options{Root: c.String("root"), Session: name}
+	opts := ops.Options{Root: c.String("root"), Session: name}
 	if c.IsSet("undo-depth") {
 		d := c.Int("undo-depth")
 		opts.UndoDepth = &d
 	}
-	e, err := engine.Open(opts)
+	e, err := ops.Open(opts)
 	if err != nil {
 		if errors.Is(err, session.ErrBadName) {
 			return nil, err

@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/session"
+	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/repo/session"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/urfave/cli/v2"
 )
@@ -86,7 +86,7 @@ func runRecord(ctx context.Context, o recordOptions) error {
 			body = ""
 		}
 	}
-	e, err := engine.Open(engine.Options{Root: o.Root, Session: o.Session})
+	e, err := ops.Open(ops.Options{Root: o.Root, Session: o.Session})
 	if err != nil {
 		if errors.Is(err, session.ErrBadName) {
 			return err
@@ -157,7 +157,7 @@ func hookCommand(r io.Reader) (string, error) {
 			FilePath string          `json:"file_path"`
 		} `json:"tool_input"`
 	}
-	data, err := io.ReadAll(io.LimitReader(r, engine.MaxArgsBytes))
+	data, err := io.ReadAll(io.LimitReader(r, ops.MaxArgsBytes))
 	if err != nil {
 		return "", fmt.Errorf("--hook-input: read stdin: %w", err)
 	}

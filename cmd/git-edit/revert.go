@@ -9,10 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-edit/git-edit/diffview"
-	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/history"
-	"github.com/git-edit/git-edit/session"
+	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
 
@@ -46,7 +44,7 @@ func undoCommand(redo bool) *cli.Command {
 			}
 			defer e.Close()
 			arg := c.Args().First()
-			req := engine.HistoryRequest{Op: name, Turn: c.String("turn"), Force: c.Bool("force"), DryRun: c.Bool("dry-run")}
+			req := ops.HistoryRequest{Op: name, Turn: c.String("turn"), Force: c.Bool("force"), DryRun: c.Bool("dry-run")}
 			if req.Turn != "" && arg != "" {
 				return fmt.Errorf("undo takes EDIT, PATH or --turn T, not both %q and --turn %s", arg, req.Turn)
 			}
@@ -91,7 +89,7 @@ func rollbackCommand() *cli.Command {
 				return err
 			}
 			defer e.Close()
-			res, err := e.History(c.Context, engine.HistoryRequest{Op: engine.HistRollback, To: c.String("to"), Force: c.Bool("force"), DryRun: c.Bool("dry-run")})
+			res, err := e.History(c.Context, ops.HistoryRequest{Op: ops.HistRollback, To: c.String("to"), Force: c.Bool("force"), DryRun: c.Bool("dry-run")})
 			if err != nil {
 				return refused(explainRevert("rollback", err))
 			}
@@ -106,7 +104,7 @@ func rollbackCommand() *cli.Command {
 // namesEdit reports whether undo's or redo's argument names a commit of
 // the session (as `show` reads it: an id prefix, SESSION~N, tip~N) rather
 // than a path. A name that is both is refused: the person says which.
-func namesEdit(e *engine.Engine, what, arg string) (bool, error) {
+func namesEdit(e *ops.Engine, what, arg string) (bool, error) {
 	if arg == "" {
 		return false, nil
 	}
@@ -114,7 +112,7 @@ func namesEdit(e *engine.Engine, what, arg string) (bool, error) {
 	if err != nil || tip.IsZero() {
 		return false, nil
 	}
-	c, err := history.Resolve(e.Session, tip, arg)
+	c, err := e.ResolveEdit(tip, arg)
 	if err != nil {
 		return false, nil
 	}
@@ -134,7 +132,7 @@ func namesEdit(e *engine.Engine, what, arg string) (bool, error) {
 // reverses (the person's and other sessions' work it discarded is listed
 // by reportRevert); then the undo that takes the rollback back and where
 // each file's previous bytes stay.
-func reportRollback(w io.Writer, name string, res engine.Reverted) error {
+func reportRollback(w io.Writer, name string, res ops.Reverted) error {
 	if res.Commit.IsZero() {
 		return nil
 	}
@@ -167,8 +165,8 @@ func dryRunFlag(what string) cli.Flag {
 }
 
 // reportRevert says what an undo, redo or rollback did, path by path (see
-// engine.Reverted.Report); a dry run adds the diff it would apply.
-func reportRevert(w io.Writer, what string, res engine.Reverted) error {
+// ops.Reverted.Report); a dry run adds the diff it would apply.
+func reportRevert(w io.Writer, what string, res ops.Reverted) error {
 	if _, err := io.WriteString(w, res.Report(what, 7)); err != nil {
 		return err
 	}
@@ -184,7 +182,7 @@ func reportRevert(w io.Writer, what string, res engine.Reverted) error {
 func explainRevert(what string, err error) error {
 	var outside *session.OutsideChangeError
 	if errors.As(err, &outside) {
-		diff := engine.Unified(outside.Disk.Path, outside.Recorded, outside.Disk)
+		diff := ops.Unified(outside.Disk.Path, outside.Recorded, outside.Disk)
 		return fmt.Errorf("%s was changed outside git-edit since the session last recorded it, and %s would overwrite that; nothing was changed. Run it again with --force to record the change first (a sync commit keeps it in history) and %s anyway. The change on disk:\n%s",
 			outside.Disk.Path, what, what, strings.TrimRight(diff, "\n"))
 	}
@@ -198,7 +196,7 @@ func explainRevert(what string, err error) error {
 // line written by hand). A selective undo keeps them, so it says nothing.
 // The revert is done; a question it cannot answer is left out, not an
 // error.
-func reportBeyond(w io.Writer, e *engine.Engine, what string, res engine.Reverted) {
+func reportBeyond(w io.Writer, e *ops.Engine, what string, res ops.Reverted) {
 	if res.Commit.IsZero() {
 		return
 	}
@@ -207,11 +205,11 @@ func reportBeyond(w io.Writer, e *engine.Engine, what string, res engine.Reverte
 		return
 	}
 	for _, path := range res.Whole {
-		b, err := history.WhatElse(e.Session, e.Repo, res.Commit, res.Target, path)
+		b, err := e.WhatElse(res, path)
 		if err != nil || !b.Removed() {
 			continue
 		}
-		added, removed := diffview.Stat(b.Later, b.Now)
+		added, removed := ops.LineStat(b.Later, b.Now)
 		tshort := short(res.Target.Commit.String())
 		fmt.Fprintf(w, "%s conflicted and went back whole (--force) to its state before %s, so the %s also removed what changed it since (+%d -%d):\n", path, tshort, what, added, removed)
 		if len(b.Syncs) > 0 {

@@ -11,9 +11,8 @@ import (
 	"syscall"
 	"unicode/utf8"
 
-	"github.com/git-edit/git-edit/diffview"
-	"github.com/git-edit/git-edit/engine"
-	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 )
@@ -89,7 +88,7 @@ type review struct {
 // sets them. Colour: --color, else color.diff, else color.ui, else auto,
 // which colours on a terminal or in the pager (or in git's own pager:
 // GIT_PAGER_IN_USE) unless NO_COLOR is set or TERM is dumb.
-func startReview(o reviewOptions, r *repo.Repo, stdout, stderr io.Writer) (*review, error) {
+func startReview(o reviewOptions, r *session.Repository, stdout, stderr io.Writer) (*review, error) {
 	rv := &review{w: stdout, width: 80}
 	f, isFile := stdout.(*os.File)
 	tty := false
@@ -111,7 +110,7 @@ func startReview(o reviewOptions, r *repo.Repo, stdout, stderr io.Writer) (*revi
 			if v, ok, err := r.ConfigValue("color", key); err == nil && ok {
 				w, valid := colorWhen(v)
 				if !valid {
-					return nil, fmt.Errorf("%w: color.%s = %q; set always, never or auto with `git config color.%s auto`", repo.ErrBadConfig, key, v, key)
+					return nil, fmt.Errorf("%w: color.%s = %q; set always, never or auto with `git config color.%s auto`", session.ErrBadConfig, key, v, key)
 				}
 				when = w
 			}
@@ -151,7 +150,7 @@ func startReview(o reviewOptions, r *repo.Repo, stdout, stderr io.Writer) (*revi
 
 // pagerCommand is the pager git would run: GIT_PAGER, core.pager, PAGER,
 // else "less"; "" for none ("" or "cat").
-func pagerCommand(r *repo.Repo) string {
+func pagerCommand(r *session.Repository) string {
 	pager, set := os.LookupEnv("GIT_PAGER")
 	if !set {
 		if v, ok, err := r.ConfigValue("core", "pager"); err == nil && ok {
@@ -311,16 +310,16 @@ func (p painter) sgr(code string) string {
 // the names padded to the longest (cut to "..." and the rest from a slash
 // when too wide), the count right-aligned, a graph of + and - scaled to
 // fit width columns, and the summary line.
-func writeStat(w io.Writer, p painter, width int, stats []engine.PathStat) {
+func writeStat(w io.Writer, p painter, width int, stats []ops.PathStat) {
 	maxLen, maxChange := 0, 0
-	var shown []engine.PathStat
+	var shown []ops.PathStat
 	names := map[string]string{}
 	for _, s := range stats {
 		if s.Added+s.Removed == 0 {
 			continue
 		}
 		shown = append(shown, s)
-		names[s.Path] = diffview.QuotePath(s.Path)
+		names[s.Path] = ops.QuotePath(s.Path)
 		maxLen = max(maxLen, utf8.RuneCountInString(names[s.Path]))
 		maxChange = max(maxChange, s.Added+s.Removed)
 	}

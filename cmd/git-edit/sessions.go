@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-edit/git-edit/session"
+	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
 

@@ -16,8 +16,8 @@
 // ParseArgs decodes a call's JSON arguments; Parse reads the patch text into
 // a Patch; Plan resolves it against the current content of every file it
 // names and returns each file's new state, all or nothing. An Update is
-// compiled to ops.Edit spans over the file's bytes and applied with
-// ops.ApplyEdits, as every dialect is. Nothing here touches the disk or git:
+// compiled to text.Edit spans over the file's bytes and applied with
+// text.ApplyEdits, as every dialect is. Nothing here touches the disk or git:
 // the caller reads the files (under its lock), resolves and confines paths,
 // and writes and commits the changes.
 //

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/ops/dialect"
 	"github.com/git-edit/git-edit/ops/jsonargs"
 )
 
@@ -24,7 +24,7 @@ var (
 	ErrFileNotFound = dialect.ErrFileNotFound
 	// ErrFileExists: an Add or a Move to names a file that already exists.
 	ErrFileExists = errors.New("file already exists")
-	// ErrBinary: an Update names a file that is not text (ops.IsBinary).
+	// ErrBinary: an Update names a file that is not text (text.IsBinary).
 	ErrBinary = dialect.ErrBinary
 )
 

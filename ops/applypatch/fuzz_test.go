@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // FuzzParse: no input makes Parse panic; a refusal is a *Failure wrapping
@@ -61,7 +61,7 @@ func FuzzParse(f *testing.F) {
 // line endings are kept, and a missing final newline stays missing.
 func FuzzPlan(f *testing.F) {
 	f.Add("@@\n a\n-b\n+c\n", []byte("a\nb\n"))
-	f.Add("@@ x\n+y\n", []byte(ops.BOM+"x\r\nz\r\n"))
+	f.Add("@@ x\n+y\n", []byte(text.BOM+"x\r\nz\r\n"))
 	f.Add("@@\n-b\n*** End of File\n", []byte("a\nb"))
 	f.Add("@@\n+\n", []byte("a"))
 	f.Add("@@\n one\n-two\n", []byte("one\ntwo"))
@@ -107,14 +107,14 @@ func FuzzPlan(f *testing.F) {
 				}
 			}
 		}
-		if ops.HasBOM(got) != ops.HasBOM(content) {
+		if text.HasBOM(got) != text.HasBOM(content) {
 			t.Fatalf("BOM not kept: %q -> %q", content, got)
 		}
 		crlfOnly := bytes.Contains(content, []byte("\r\n")) && bytes.Count(content, []byte("\n")) == bytes.Count(content, []byte("\r\n"))
 		if crlfOnly && !strings.Contains(hunks, "\r") && bytes.Count(got, []byte("\n")) != bytes.Count(got, []byte("\r\n")) {
 			t.Fatalf("lone LF in a CRLF file: %q -> %q", content, got)
 		}
-		if ops.LineCount(content) > 0 && !ops.EndsWithNewline(content) && ops.EndsWithNewline(got) && !lastLineEmpty(got) {
+		if text.LineCount(content) > 0 && !text.EndsWithNewline(content) && text.EndsWithNewline(got) && !lastLineEmpty(got) {
 			t.Fatalf("final newline added: %q -> %q", content, got)
 		}
 	})
@@ -123,7 +123,7 @@ func FuzzPlan(f *testing.F) {
 // lastLineEmpty reports whether b's last line (BOM ignored) has no text:
 // the one case in which a file without a final newline gets one.
 func lastLineEmpty(b []byte) bool {
-	body := string(b[ops.BOMLen(b):])
-	rest, ok := ops.TrimEOL(body)
+	body := string(b[text.BOMLen(b):])
+	rest, ok := text.TrimEOL(body)
 	return ok && (rest == "" || strings.HasSuffix(rest, "\n"))
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // File is one path's current state, as the caller read it under its lock.
@@ -37,7 +37,7 @@ type Change struct {
 // modified, as Codex reports it); the caller may record nothing for it.
 //
 // An Update's hunks are located in order, each after the previous one (see
-// planUpdate), and compiled to ops.Edit spans applied with ops.ApplyEdits.
+// planUpdate), and compiled to text.Edit spans applied with text.ApplyEdits.
 //
 // Refusals, each a *Failure: an Add or a Move to whose file exists
 // (ErrFileExists), an Update or Delete whose file does not
@@ -98,9 +98,9 @@ func planFile(op FileOp, f, dest File) ([]byte, error) {
 	case !f.Exists:
 		return nil, &Failure{Err: ErrFileNotFound, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
 			"Failed to read file to update %s: there is no such file. Check the path; to create the file, use '*** Add File: %s' with every line starting with '+'. Nothing was changed.", op.Path, op.Path)}
-	case ops.NotText(f.Content) != nil:
+	case text.NotText(f.Content) != nil:
 		return nil, &Failure{Err: ErrBinary, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
-			"Failed to update %s: it %v, so it is not text; apply_patch edits text files only (UTF-8, or UTF-16 with a byte order mark). Nothing was changed.", op.Path, ops.NotText(f.Content))}
+			"Failed to update %s: it %v, so it is not text; apply_patch edits text files only (UTF-8, or UTF-16 with a byte order mark). Nothing was changed.", op.Path, text.NotText(f.Content))}
 	case op.MoveTo != "" && dest.Exists:
 		return nil, &Failure{Err: ErrFileExists, Path: op.MoveTo, PatchLine: op.Line, Message: fmt.Sprintf(
 			"Failed to move %s to %s: %s already exists. Move to a path where no file is, or change %s in its own '*** Update File' section; nothing was changed.", op.Path, op.MoveTo, op.MoveTo, op.MoveTo)}
@@ -109,7 +109,7 @@ func planFile(op FileOp, f, dest File) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := ops.ApplyEdits(f.Content, edits)
+	out, err := text.ApplyEdits(f.Content, edits)
 	if err != nil {
 		// planUpdate's spans are disjoint and in range; this is a bug here.
 		return nil, fmt.Errorf("apply_patch %s: %w", op.Path, err)
@@ -137,12 +137,12 @@ type run struct {
 // header" line, or appended to the file when it has no header.
 //
 // Context lines keep the file's bytes; removed lines are removed; added
-// lines are written with the file's line ending (ops.DetectEOL). A file
+// lines are written with the file's line ending (text.DetectEOL). A file
 // without a final newline keeps lacking one (unless its new last line is
 // empty: an empty last line exists only with its terminator); an empty file
 // gets "\n"-terminated lines.
-func planUpdate(op FileOp, content []byte) ([]ops.Edit, error) {
-	idx := ops.NewLineIndex(content)
+func planUpdate(op FileOp, content []byte) ([]text.Edit, error) {
+	idx := text.NewLineIndex(content)
 	count := idx.Count()
 	f := &fileLines{lines: make([]string, count)}
 	for n := 1; n <= count; n++ {
@@ -221,7 +221,7 @@ func hunkRuns(at int, lines []Line) []run {
 // those that touch are merged first, so that each span's neighbourhood is
 // untouched: removing the last lines of a file without a final newline
 // takes the line ending before them, which must not belong to another span.
-func spans(content []byte, idx *ops.LineIndex, runs []run) ([]ops.Edit, error) {
+func spans(content []byte, idx *text.LineIndex, runs []run) ([]text.Edit, error) {
 	slices.SortStableFunc(runs, func(a, b run) int {
 		if a.from != b.from {
 			return a.from - b.from
@@ -233,7 +233,7 @@ func spans(content []byte, idx *ops.LineIndex, runs []run) ([]ops.Edit, error) {
 		if n := len(merged); n > 0 && merged[n-1].to >= r.from {
 			if merged[n-1].to > r.from {
 				// Hunks are located one after another, so runs never overlap.
-				return nil, fmt.Errorf("%w: hunk changes overlap at line %d", ops.ErrBadEdit, r.from+1)
+				return nil, fmt.Errorf("%w: hunk changes overlap at line %d", text.ErrBadEdit, r.from+1)
 			}
 			merged[n-1].to = r.to
 			merged[n-1].added = append(slices.Clone(merged[n-1].added), r.added...)
@@ -243,9 +243,9 @@ func spans(content []byte, idx *ops.LineIndex, runs []run) ([]ops.Edit, error) {
 	}
 
 	count := idx.Count()
-	eol := ops.DetectEOL(content)
-	terminated := count == 0 || ops.EndsWithNewline(content)
-	edits := make([]ops.Edit, 0, len(merged))
+	eol := text.DetectEOL(content)
+	terminated := count == 0 || text.EndsWithNewline(content)
+	edits := make([]text.Edit, 0, len(merged))
 	for _, r := range merged {
 		start, _ := idx.Start(r.from + 1)
 		end, _ := idx.Start(r.to + 1)
@@ -273,7 +273,7 @@ func spans(content []byte, idx *ops.LineIndex, runs []run) ([]ops.Edit, error) {
 				start = textEnd
 			}
 		}
-		edits = append(edits, ops.Edit{Start: start, End: end, New: sb.String()})
+		edits = append(edits, text.Edit{Start: start, End: end, New: sb.String()})
 	}
 	return edits, nil
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/ops/dialect"
 )
 
 // Tool registers apply_patch: the patch format OpenAI's Codex models emit,

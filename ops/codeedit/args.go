@@ -3,7 +3,7 @@
 // arguments; Plan resolves one edit against the current bytes of its file
 // (stripping pasted wrappers such as ``` fences, then appending for an empty
 // search or matching otherwise); Match is the line matcher itself and Append
-// the empty-search case. All of them compile to ops.Edit spans over the bytes
+// the empty-search case. All of them compile to text.Edit spans over the bytes
 // they are given. Nothing here touches the disk or git.
 //
 // Matching works on whole lines and tries, in order, stages that tolerate

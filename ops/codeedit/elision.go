@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // matchElision matches a search with "..." lines, which stand for lines
@@ -71,7 +71,7 @@ func (f *file) matchElision(S, R []string) (Planned, error) {
 		return Planned{}, fmt.Errorf("%w: search has no text to find between its `...` lines", ErrEmptySearch)
 	}
 
-	var edits []ops.Edit
+	var edits []text.Edit
 	var where, ways []string
 	low := f.bom
 	for i, p := range parts {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 func hasLoneLF(b []byte) bool {
@@ -20,7 +20,7 @@ func hasLoneLF(b []byte) bool {
 func FuzzMatch(f *testing.F) {
 	f.Add([]byte("import os\nimport sys\n"), "import os\nimport sys\n", "import os\nimport json\n")
 	f.Add([]byte("one\r\ntwo\r\nthree"), "two\nthree", "2\n3\n")
-	f.Add([]byte(ops.BOM+"\tif x {\n\t\ty()\n\t}\n"), "    if x {\n        y()\n    }", "    if x {\n        z()\n    }")
+	f.Add([]byte(text.BOM+"\tif x {\n\t\ty()\n\t}\n"), "    if x {\n        y()\n    }", "    if x {\n        z()\n    }")
 	f.Add([]byte("a\n  b\n    c\n"), "b\n  c\n", "b\n...\n")
 	f.Add([]byte("def f():\n    a\n    b\n    c\n"), "\ndef f():\n...\n    c\n", "\ndef g():\n...\n    d\n")
 	f.Add([]byte("x\n"), "```\nx\n```", "src/a\n```go\ny\n```\n")
@@ -37,26 +37,26 @@ func FuzzMatch(f *testing.F) {
 			}
 			_ = err.Error()
 		} else {
-			got, aerr := ops.ApplyEdits(content, r.Edits)
+			got, aerr := text.ApplyEdits(content, r.Edits)
 			if aerr != nil {
 				t.Fatalf("edits do not apply: %v (%+v)", aerr, r.Edits)
 			}
-			if r.Line < 1 || r.EndLine < r.Line || r.EndLine > ops.LineCount(content) {
-				t.Fatalf("lines %d-%d of %d", r.Line, r.EndLine, ops.LineCount(content))
+			if r.Line < 1 || r.EndLine < r.Line || r.EndLine > text.LineCount(content) {
+				t.Fatalf("lines %d-%d of %d", r.Line, r.EndLine, text.LineCount(content))
 			}
-			if len(r.Edits) > 0 && r.Edits[0].Start < ops.BOMLen(content) {
+			if len(r.Edits) > 0 && r.Edits[0].Start < text.BOMLen(content) {
 				t.Fatalf("edit inside the BOM: %+v", r.Edits)
 			}
 			if pureCRLF && agentLF && hasLoneLF(got) {
 				t.Fatalf("lone LF put into a CRLF file: %q -> %q", content, got)
 			}
-			if pureCRLF && !ops.EndsWithNewline(content) && ops.EndsWithNewline(got) && r.Stage != StageElision {
+			if pureCRLF && !text.EndsWithNewline(content) && text.EndsWithNewline(got) && r.Stage != StageElision {
 				t.Fatalf("final newline added: %q -> %q", content, got)
 			}
 		}
 
 		if r, err := Match(content, search, search); err == nil {
-			got, aerr := ops.ApplyEdits(content, r.Edits)
+			got, aerr := text.ApplyEdits(content, r.Edits)
 			if aerr != nil || !bytes.Equal(got, content) || len(r.Edits) != 0 {
 				t.Fatalf("search == replace changed the file: %q -> %q (%v)", content, got, aerr)
 			}
@@ -71,7 +71,7 @@ func FuzzMatch(f *testing.F) {
 			if !exists {
 				c = nil
 			}
-			got, aerr := ops.ApplyEdits(c, p.Edits)
+			got, aerr := text.ApplyEdits(c, p.Edits)
 			if aerr != nil {
 				t.Fatalf("Plan's edits do not apply: %v", aerr)
 			}

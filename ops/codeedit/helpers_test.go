@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // apply runs Match and applies its edits.
@@ -14,7 +14,7 @@ func apply(t *testing.T, content, search, replace string) (string, Planned) {
 	if err != nil {
 		t.Fatalf("Match: %v", err)
 	}
-	out, err := ops.ApplyEdits([]byte(content), r.Edits)
+	out, err := text.ApplyEdits([]byte(content), r.Edits)
 	if err != nil {
 		t.Fatalf("ApplyEdits: %v", err)
 	}
@@ -28,7 +28,7 @@ func plan(t *testing.T, path, content, search, replace string) (string, Planned)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
-	out, err := ops.ApplyEdits([]byte(content), r.Edits)
+	out, err := text.ApplyEdits([]byte(content), r.Edits)
 	if err != nil {
 		t.Fatalf("ApplyEdits: %v", err)
 	}

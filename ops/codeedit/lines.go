@@ -94,7 +94,7 @@ type span struct{ start, textEnd, end int }
 type file struct {
 	b    []byte
 	bom  int    // the BOM's length; line 1 starts after it
-	eol  string // the line ending for new lines (ops.DetectEOL)
+	eol  string // the line ending for new lines (text.DetectEOL)
 	unit int    // the file's space indentation unit; 0 until computed, -1 for none
 }
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-edit/git-edit/dialect"
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/dialect"
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // Planned.Stage values: how a search was matched (or that it was appended).
@@ -46,11 +46,11 @@ var (
 // Planned describes one matched (or appended) edit.
 type Planned struct {
 	// Edits are spans over the content given to Match or Plan, in order and
-	// disjoint, ready for ops.ApplyEdits. They cover only the lines that
+	// disjoint, ready for text.ApplyEdits. They cover only the lines that
 	// change (lines that search and replace share at their start and end
 	// are left as the file has them), and are empty when the replacement
 	// equals the matched text.
-	Edits []ops.Edit
+	Edits []text.Edit
 	// Stage is how the search matched: StageExact, StageTrailingWhitespace,
 	// StageIndentation, StageBlankFirstLine, StageBlankLastLine,
 	// StageElision; or StageAppend / StageCreate for an empty search. For
@@ -125,7 +125,7 @@ type match struct {
 //     parts between them (see matchElision).
 //
 // The replacement is replace's lines, re-indented at stage 3, joined with
-// the file's line ending (ops.DetectEOL); the last replaced line keeps its
+// the file's line ending (text.DetectEOL); the last replaced line keeps its
 // own ending, so a block that ends a file without a final newline still
 // does. Lines that search and replace share at their start and end are not
 // rewritten: the file keeps its bytes there (its trailing whitespace too).
@@ -136,11 +136,11 @@ type match struct {
 // elided searches whose parts do not line up or repeat.
 func Match(content []byte, search, replace string) (Planned, error) {
 	f := newFile(content)
-	return f.match(splitLines(strings.TrimPrefix(search, ops.BOM)), splitLines(replace))
+	return f.match(splitLines(strings.TrimPrefix(search, text.BOM)), splitLines(replace))
 }
 
 func newFile(content []byte) *file {
-	return &file{b: content, bom: ops.BOMLen(content), eol: ops.DetectEOL(content)}
+	return &file{b: content, bom: text.BOMLen(content), eol: text.DetectEOL(content)}
 }
 
 // match runs all the stages; see Match.
@@ -322,7 +322,7 @@ func (f *file) verify(blk *block, anchorStart int, spans []span) bool {
 // that S and R share at their start and at their end are context: the file
 // keeps them byte for byte, and only the lines between are rewritten. low is
 // the lowest offset an edit may reach back to (see below).
-func (f *file) edits(m match, S, R []string, low int) []ops.Edit {
+func (f *file) edits(m match, S, R []string, low int) []text.Edit {
 	a := 0
 	for a < len(S) && a < len(R) && S[a] == R[a] {
 		a++
@@ -337,24 +337,24 @@ func (f *file) edits(m match, S, R []string, low int) []ops.Edit {
 	for i, l := range repl {
 		lines[i] = m.ri.apply(l)
 	}
-	text := strings.Join(lines, f.eol)
+	joined := strings.Join(lines, f.eol)
 
-	var e ops.Edit
+	var e text.Edit
 	switch {
 	case len(old) == 0 && len(repl) == 0:
 		return nil
 	case len(old) == 0: // pure insertion
 		if a < len(m.spans) {
 			at := m.spans[a].start
-			e = ops.Edit{Start: at, End: at, New: text + f.eol}
+			e = text.Edit{Start: at, End: at, New: joined + f.eol}
 		} else if last := m.spans[len(m.spans)-1]; last.end > last.textEnd {
-			e = ops.Edit{Start: last.end, End: last.end, New: text + f.eol}
+			e = text.Edit{Start: last.end, End: last.end, New: joined + f.eol}
 		} else { // after a last line without a line ending: keep it without
-			e = ops.Edit{Start: last.end, End: last.end, New: f.eol + text}
+			e = text.Edit{Start: last.end, End: last.end, New: f.eol + joined}
 		}
 	case len(repl) == 0: // deletion of whole lines
 		first, last := old[0], old[len(old)-1]
-		e = ops.Edit{Start: first.start, End: last.end}
+		e = text.Edit{Start: first.start, End: last.end}
 		if last.end == last.textEnd && first.start > f.bom {
 			// The deleted lines end the file without a final newline: take
 			// the previous line's ending too, so the file still lacks one.
@@ -369,12 +369,12 @@ func (f *file) edits(m match, S, R []string, low int) []ops.Edit {
 		}
 	default:
 		first, last := old[0], old[len(old)-1]
-		e = ops.Edit{Start: first.start, End: last.end, New: text + string(f.b[last.textEnd:last.end])}
+		e = text.Edit{Start: first.start, End: last.end, New: joined + string(f.b[last.textEnd:last.end])}
 	}
 	if e.New == string(f.b[e.Start:e.End]) {
 		return nil
 	}
-	return []ops.Edit{e}
+	return []text.Edit{e}
 }
 
 // lineRange renders "line 3" or "lines 3-7".

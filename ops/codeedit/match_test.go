@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 func TestMatchStages(t *testing.T) {
@@ -216,15 +216,15 @@ func TestCRLF(t *testing.T) {
 }
 
 func TestBOM(t *testing.T) {
-	content := ops.BOM + "first\nsecond\n"
+	content := text.BOM + "first\nsecond\n"
 	got, r := apply(t, content, "first\n", "FIRST\n")
-	check(t, got, r, ops.BOM+"FIRST\nsecond\n", StageExact, 1)
-	if r.Edits[0].Start != len(ops.BOM) {
+	check(t, got, r, text.BOM+"FIRST\nsecond\n", StageExact, 1)
+	if r.Edits[0].Start != len(text.BOM) {
 		t.Errorf("edit starts at %d, inside the BOM", r.Edits[0].Start)
 	}
 	// A search that starts with a BOM still matches line 1.
-	got, _ = apply(t, content, ops.BOM+"first\n", "1st\n")
-	if got != ops.BOM+"1st\nsecond\n" {
+	got, _ = apply(t, content, text.BOM+"first\n", "1st\n")
+	if got != text.BOM+"1st\nsecond\n" {
 		t.Errorf("got %q", got)
 	}
 }

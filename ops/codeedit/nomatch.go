@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // Bounds of a NoMatch report.
@@ -100,7 +100,7 @@ func (e *NoMatch) writeClosest(sb *strings.Builder) {
 // no line of content resembles search. The result has no final newline.
 func Nearest(content []byte, search, name string) string {
 	f := newFile(content)
-	blk := newBlock(splitLines(strings.TrimPrefix(search, ops.BOM)), nil)
+	blk := newBlock(splitLines(strings.TrimPrefix(search, text.BOM)), nil)
 	start, ok := f.closest(blk)
 	if !ok {
 		return ""
@@ -215,7 +215,7 @@ func equalLines(a, b []string) bool {
 // the identifiers they share with the block (closestByTokens).
 func (f *file) closest(blk *block) (int, bool) {
 	m := len(blk.lines)
-	n := ops.LineCount(f.b)
+	n := text.LineCount(f.b)
 	if n == 0 {
 		return 0, false
 	}
@@ -315,7 +315,7 @@ func wordByte(c byte) bool {
 // describeClosest fills Closest and Difference for the window at start;
 // name is what the search text is called in Difference ("search").
 func (f *file) describeClosest(nm *NoMatch, blk *block, start int, name string) {
-	n := ops.LineCount(f.b)
+	n := text.LineCount(f.b)
 	m := len(blk.lines)
 	lo, hi := max(start, 0), min(start+m, n) // 0-based file lines [lo, hi)
 	if lo >= hi {

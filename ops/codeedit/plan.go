@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // Plan resolves one edit against the current bytes of its file: content
@@ -36,7 +36,7 @@ func Plan(e Edit, content []byte, exists bool) (Planned, error) {
 
 	if exists && len(sw.notes) > 0 && !allBlank(splitLines(e.Search)) {
 		f := newFile(content)
-		S, R := splitLines(strings.TrimPrefix(e.Search, ops.BOM)), splitLines(e.Replace)
+		S, R := splitLines(strings.TrimPrefix(e.Search, text.BOM)), splitLines(e.Replace)
 		if blk := newBlock(S, R); blk.anchor >= 0 {
 			if m, others, ok := f.find(blk, stTrailing); ok {
 				r := f.result(m, others, S, R, stageNames[m.stage], "")
@@ -86,29 +86,29 @@ func strippedNote(which string, w wrapping) string {
 // edit that makes the file's content replace, byte for byte (the caller
 // creates the file, even when replace is empty); otherwise replace appended
 // at the end, its lone "\n" converted to the file's line ending
-// (ops.DetectEOL), after a line ending when the file's last line lacks one
+// (text.DetectEOL), after a line ending when the file's last line lacks one
 // (so the appended text starts on a line of its own). A BOM stays first.
 // Appending "" returns no edits. replace's own final newline, or its
 // absence, is kept.
-func Append(content []byte, exists bool, replace string) []ops.Edit {
+func Append(content []byte, exists bool, replace string) []text.Edit {
 	if !exists {
-		return []ops.Edit{{Start: 0, End: len(content), New: replace}}
+		return []text.Edit{{Start: 0, End: len(content), New: replace}}
 	}
 	if replace == "" {
 		return nil
 	}
-	eol := ops.DetectEOL(content)
-	text := ops.ToEOL(replace, eol)
-	if len(content) > ops.BOMLen(content) && !ops.EndsWithNewline(content) {
-		text = eol + text
+	eol := text.DetectEOL(content)
+	appended := text.ToEOL(replace, eol)
+	if len(content) > text.BOMLen(content) && !text.EndsWithNewline(content) {
+		appended = eol + appended
 	}
-	return []ops.Edit{{Start: len(content), End: len(content), New: text}}
+	return []text.Edit{{Start: len(content), End: len(content), New: appended}}
 }
 
 // appendResult plans an empty search.
 func appendResult(filePath string, content []byte, exists bool, replace string) Planned {
 	edits := Append(content, exists, replace)
-	n := ops.LineCount([]byte(replace))
+	n := text.LineCount([]byte(replace))
 	if !exists {
 		r := Planned{Edits: edits, Stage: StageCreate, Line: 1, EndLine: n}
 		r.Message = fmt.Sprintf("Created %s with %s.", filePath, plural(n, "line"))
@@ -121,7 +121,7 @@ func appendResult(filePath string, content []byte, exists bool, replace string) 
 	if len(edits) == 0 {
 		return Planned{Stage: StageAppend, Message: "Nothing was appended: search and replace are both empty."}
 	}
-	first := ops.LineCount(content) + 1
+	first := text.LineCount(content) + 1
 	r := Planned{Edits: edits, Stage: StageAppend, Line: first, EndLine: first + n - 1}
 	r.Message = fmt.Sprintf("Appended %s to the end of %s (%s).", plural(n, "line"), filePath, lineRange(first, first+n-1))
 	return r

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 func TestIsFilenameLine(t *testing.T) {
@@ -137,7 +137,7 @@ func TestPlanAppendAndCreate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _ := ops.ApplyEdits(nil, r.Edits)
+		got, _ := text.ApplyEdits(nil, r.Edits)
 		check(t, string(got), r, "print('hi')\n", StageCreate, 1)
 	})
 	t.Run("new file, filename line and fences stripped", func(t *testing.T) {
@@ -145,7 +145,7 @@ func TestPlanAppendAndCreate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _ := ops.ApplyEdits(nil, r.Edits)
+		got, _ := text.ApplyEdits(nil, r.Edits)
 		check(t, string(got), r, "x = 1\n", StageCreate, 1)
 	})
 	t.Run("new empty file", func(t *testing.T) {
@@ -174,8 +174,8 @@ func TestPlanAppendAndCreate(t *testing.T) {
 		check(t, got, r, "one\ntwo\n", StageAppend, 2)
 	})
 	t.Run("BOM-only file", func(t *testing.T) {
-		got, _ := plan(t, "a.txt", ops.BOM, "", "x\n")
-		if got != ops.BOM+"x\n" {
+		got, _ := plan(t, "a.txt", text.BOM, "", "x\n")
+		if got != text.BOM+"x\n" {
 			t.Errorf("got %q", got)
 		}
 	})
@@ -201,10 +201,10 @@ func TestAppend(t *testing.T) {
 		{"x", true, "a\n", "x\na\n"},
 		{"x\r\n", true, "a\nb\n", "x\r\na\r\nb\r\n"},
 		{"x\r\ny", true, "a", "x\r\ny\r\na"},
-		{ops.BOM + "x", true, "a", ops.BOM + "x\na"},
+		{text.BOM + "x", true, "a", text.BOM + "x\na"},
 	}
 	for _, tc := range tests {
-		got, err := ops.ApplyEdits([]byte(tc.content), Append([]byte(tc.content), tc.exists, tc.replace))
+		got, err := text.ApplyEdits([]byte(tc.content), Append([]byte(tc.content), tc.exists, tc.replace))
 		if err != nil || string(got) != tc.want {
 			t.Errorf("Append(%q, %v, %q) = %q, %v; want %q", tc.content, tc.exists, tc.replace, got, err, tc.want)
 		}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // The seed's examples, through Parse and Plan, with exact expected bytes.
@@ -26,7 +26,7 @@ func runArgs(t *testing.T, raw string, files map[string]string) (map[string]stri
 		if err != nil {
 			t.Fatalf("Plan %s: %v", e.FilePath, err)
 		}
-		out, err := ops.ApplyEdits([]byte(content), r.Edits)
+		out, err := text.ApplyEdits([]byte(content), r.Edits)
 		if err != nil {
 			t.Fatalf("ApplyEdits: %v", err)
 		}

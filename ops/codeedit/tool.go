@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-edit/git-edit/dialect"
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/dialect"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // Tool registers code_edit (seed 003): SEARCH/REPLACE blocks, possibly
@@ -123,7 +123,7 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 				planned, err := Plan(ed, current[id], exists[id])
 				if err == nil {
 					var next []byte
-					if next, err = ops.ApplyEdits(current[id], planned.Edits); err == nil {
+					if next, err = text.ApplyEdits(current[id], planned.Edits); err == nil {
 						current[id], exists[id] = next, true
 						results[i] = Outcome{FilePath: ed.FilePath, Success: true, Message: planned.Message}
 						continue
@@ -170,7 +170,7 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 		res.Message = fmt.Sprintf("Applied %s to %s.", count(len(args.Edits), "edit"), count(len(out.After), "file"))
 		res.Commit = out.Commit
 	}
-	return dialect.Result{OK: true, Value: res, Text: text(res)}
+	return dialect.Result{OK: true, Value: res, Text: responseText(res)}
 }
 
 // refusedResults is a call in which at least one edit failed: nothing was
@@ -198,7 +198,7 @@ func refusedResults(results []Outcome) dialect.Result {
 	default:
 		res.Message = fmt.Sprintf("No file was changed: edits %s of %d failed; fix them and send all %d edits again.", strings.Join(failing, ", "), len(results), len(results))
 	}
-	return dialect.Result{OK: false, Value: res, Text: text(res)}
+	return dialect.Result{OK: false, Value: res, Text: responseText(res)}
 }
 
 // Refusal shapes an error from before the dialect ran.
@@ -207,7 +207,7 @@ func Refusal(err error) dialect.Result {
 	return dialect.Result{OK: false, Value: res, Text: res.Message}
 }
 
-func text(res Response) string {
+func responseText(res Response) string {
 	var b strings.Builder
 	b.WriteString(res.Message)
 	for i, r := range res.Results {

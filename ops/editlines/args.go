@@ -2,7 +2,7 @@
 // batch of line operations (replace, insert, delete) on one file, validated as
 // a whole and applied all or nothing. Parse decodes and checks the JSON
 // arguments; Plan resolves the operations against the file's current bytes
-// and compiles them to ops.Edit spans over those bytes. Nothing here touches
+// and compiles them to text.Edit spans over those bytes. Nothing here touches
 // the disk or git.
 //
 // Refusals that the seed words are returned as *Error, whose Error() is the

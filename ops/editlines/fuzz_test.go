@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // seedText matches every text a Plan refusal may have: the seed's own.
@@ -22,7 +22,7 @@ type refLine struct{ text, term string }
 // terminated, and the last one is unterminated exactly when the original
 // file (non-empty) was and the line is not empty.
 func reference(content []byte, list []Operation) []byte {
-	b := ops.BOMLen(content)
+	b := text.BOMLen(content)
 	body := string(content[b:])
 	var orig []refLine
 	for body != "" {
@@ -31,16 +31,16 @@ func reference(content []byte, list []Operation) []byte {
 			orig = append(orig, refLine{body, ""})
 			break
 		}
-		text, _ := ops.TrimEOL(body[:i+1])
+		text, _ := text.TrimEOL(body[:i+1])
 		orig = append(orig, refLine{text, body[len(text) : i+1]})
 		body = body[i+1:]
 	}
-	eol := ops.DetectEOL(content)
+	eol := text.DetectEOL(content)
 	newLines := func(c []string) []refLine {
 		if len(c) == 0 {
 			return nil
 		}
-		parts := strings.Split(ops.ToEOL(strings.Join(c, "\n"), eol), "\n")
+		parts := strings.Split(text.ToEOL(strings.Join(c, "\n"), eol), "\n")
 		out := make([]refLine, len(parts))
 		for i, p := range parts {
 			out[i] = refLine{p, "\n"}
@@ -75,7 +75,7 @@ func reference(content []byte, list []Operation) []byte {
 			out[i].term = eol
 		}
 	}
-	if n := len(out); n > 0 && len(orig) > 0 && !ops.EndsWithNewline(content) && out[n-1].text != "" {
+	if n := len(out); n > 0 && len(orig) > 0 && !text.EndsWithNewline(content) && out[n-1].text != "" {
 		out[n-1].term = ""
 	}
 	res := append([]byte(nil), content[:b]...)
@@ -126,27 +126,27 @@ func checkPlan(t *testing.T, content []byte, list []Operation) {
 		}
 		return
 	}
-	got, err := ops.ApplyEdits(content, p.Edits)
+	got, err := text.ApplyEdits(content, p.Edits)
 	if err != nil {
 		t.Fatalf("edits do not apply: %v\ncontent %q\nops %+v\nedits %+v", err, content, list, p.Edits)
 	}
-	if n := ops.LineCount(got); n != p.NewLineCount {
+	if n := text.LineCount(got); n != p.NewLineCount {
 		t.Fatalf("NewLineCount %d, result has %d lines\ncontent %q\nops %+v\ngot %q", p.NewLineCount, n, content, list, got)
 	}
 	if want := reference(content, list); !bytes.Equal(got, want) {
 		t.Fatalf("content %q\nops %+v\ngot  %q\nwant %q", content, list, got, want)
 	}
-	if !bytes.HasPrefix(got, content[:ops.BOMLen(content)]) {
+	if !bytes.HasPrefix(got, content[:text.BOMLen(content)]) {
 		t.Fatalf("BOM lost: %q", got)
 	}
 	// Without a final newline before, the result has one only when its last
 	// line is empty.
-	rest, _ := ops.TrimEOL(string(got[ops.BOMLen(got):]))
+	rest, _ := text.TrimEOL(string(got[text.BOMLen(got):]))
 	lastEmpty := rest == "" || strings.HasSuffix(rest, "\n")
-	if ops.LineCount(content) > 0 && !ops.EndsWithNewline(content) && ops.EndsWithNewline(got) && !lastEmpty {
+	if text.LineCount(content) > 0 && !text.EndsWithNewline(content) && text.EndsWithNewline(got) && !lastEmpty {
 		t.Fatalf("gained a final newline: %q -> %q", content, got)
 	}
-	if ops.EndsWithNewline(content) && ops.LineCount(got) > 0 && !ops.EndsWithNewline(got) {
+	if text.EndsWithNewline(content) && text.LineCount(got) > 0 && !text.EndsWithNewline(got) {
 		t.Fatalf("lost the final newline: %q -> %q", content, got)
 	}
 	for _, e := range p.Edits {
@@ -163,9 +163,9 @@ func FuzzEditLines(f *testing.F) {
 	f.Add([]byte("a\nb\nc\n"), `{"path":"f","operations":[{"op":"replace","startLine":2,"endLine":3,"content":["x"]}]}`, []byte{0, 2, 2, 1})
 	f.Add([]byte("a\nb"), `{"path":"f","operations":[{"op":"insert","afterLine":2,"content":["c",""]}]}`, []byte{1, 3, 0, 5, 2, 2, 1, 0})
 	f.Add([]byte("a\r\nb\r\nc"), `{"path":"f","operations":[{"op":"delete","startLine":3,"endLine":3},{"op":"insert","afterLine":1,"content":["x"]}]}`, []byte{2, 3, 1, 0, 1, 1, 0, 6})
-	f.Add([]byte(ops.BOM), `{"path":"f","operations":[{"op":"insert","afterLine":0,"content":["x"]}]}`, []byte{1, 1, 0, 1})
+	f.Add([]byte(text.BOM), `{"path":"f","operations":[{"op":"insert","afterLine":0,"content":["x"]}]}`, []byte{1, 1, 0, 1})
 	f.Add([]byte(""), `{"path":"f","operations":[]}`, []byte{})
-	f.Add([]byte(ops.BOM+"a\n\nb"), `{"path":"f","operations":[{"op":"delete","startLine":3,"endLine":3}]}`, []byte{2, 4, 1, 0, 0, 1, 2, 9})
+	f.Add([]byte(text.BOM+"a\n\nb"), `{"path":"f","operations":[{"op":"delete","startLine":3,"endLine":3}]}`, []byte{2, 4, 1, 0, 0, 1, 2, 9})
 	f.Add([]byte("a\nb\nc\nd\n"), `{"path":"f","operations":[{"op":"replace","startLine":1,"endLine":2,"content":[]},{"op":"delete","startLine":2,"endLine":3}]}`, []byte{0, 1, 3, 0, 2, 2, 3, 0})
 	f.Add([]byte("x"), `{"path":"f","operations":[{"op":"insert","afterLine":1e30,"content":[1]}]}`, []byte{1, 2, 0, 3, 1, 2, 0, 7, 3, 0, 0, 0})
 	f.Add([]byte("a\r\n\r\nb"), `{"path":"f","operations":[{"op":"delete","startLine":2,"endLine":3}]}`, []byte{2, 3, 2, 0, 0, 1, 1, 30})
@@ -178,6 +178,6 @@ func FuzzEditLines(f *testing.F) {
 		} else if !errors.Is(err, ErrInvalidArgs) {
 			t.Fatalf("parse error does not wrap ErrInvalidArgs: %v", err)
 		}
-		checkPlan(t, content, decodeOps(ops.LineCount(content), enc))
+		checkPlan(t, content, decodeOps(text.LineCount(content), enc))
 	})
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // run parses args, plans against content and applies the edits, the way the
@@ -21,11 +21,11 @@ func run(t *testing.T, content, args string) (string, Planned, error) {
 	if err != nil {
 		return "", Planned{}, err
 	}
-	got, err := ops.ApplyEdits([]byte(content), p.Edits)
+	got, err := text.ApplyEdits([]byte(content), p.Edits)
 	if err != nil {
 		t.Fatalf("edits do not apply: %v (edits %+v)", err, p.Edits)
 	}
-	if n := ops.LineCount(got); n != p.NewLineCount {
+	if n := text.LineCount(got); n != p.NewLineCount {
 		t.Errorf("NewLineCount = %d, but the result has %d lines", p.NewLineCount, n)
 	}
 	return string(got), p, nil

@@ -5,22 +5,22 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // Planned is what Plan computes for a batch of operations.
 type Planned struct {
-	// Edits are byte spans over the original content, for ops.ApplyEdits,
+	// Edits are byte spans over the original content, for text.ApplyEdits,
 	// sorted by position. Spans that would not change a byte are left out,
 	// so a batch that changes nothing has no edits (the caller should still
 	// compare bytes to detect "no change": non-empty edits may cancel out).
-	Edits []ops.Edit
+	Edits []text.Edit
 	// LinesChanged counts lines removed plus lines added over all
 	// operations: replacing 3 lines with 2 counts 5, inserting 2 lines
 	// counts 2, deleting 3 counts 3. It counts what the operations say, not
 	// a diff, so replacing a line with identical text still counts 2.
 	LinesChanged int
-	// NewLineCount is ops.LineCount of the content after the edits.
+	// NewLineCount is text.LineCount of the content after the edits.
 	NewLineCount int
 }
 
@@ -36,8 +36,8 @@ func newBlock(content []string, eol string) *block {
 	if len(content) == 0 {
 		return nil
 	}
-	text := ops.ToEOL(strings.Join(content, ops.LF), eol)
-	return &block{text: text, lines: strings.Count(text, ops.LF) + 1}
+	joined := text.ToEOL(strings.Join(content, text.LF), eol)
+	return &block{text: joined, lines: strings.Count(joined, text.LF) + 1}
 }
 
 // lineRange is a replace or delete after validation.
@@ -65,11 +65,11 @@ type lineRange struct {
 // lines. Inserts never conflict with each other: several inserts after the
 // same line are all made, in input order.
 //
-// Line model: a line is text up to and including "\n" (see ops.LineCount);
+// Line model: a line is text up to and including "\n" (see text.LineCount);
 // a BOM belongs to no line, so afterLine 0 inserts after it. All line
 // numbers refer to the original content, so operations do not shift each
 // other (the seed's bottom-up order, realised as one set of spans). New
-// lines take the file's line ending (ops.DetectEOL; "\n" for a file without
+// lines take the file's line ending (text.DetectEOL; "\n" for a file without
 // one). A "\n" inside a content string splits it into lines: a lone "\n"
 // is converted to that ending, a "\r\n" the agent wrote is kept. Whether the file ends with a newline is kept: in a file without a
 // final newline, the last line of the result has none either, unless it is
@@ -89,7 +89,7 @@ func Plan(path string, content []byte, operations []Operation) (Planned, error) 
 			return Planned{}, err
 		}
 	}
-	idx := ops.NewLineIndex(content)
+	idx := text.NewLineIndex(content)
 	total := idx.Count()
 	for _, o := range operations {
 		if err := checkBounds(o, total); err != nil {
@@ -101,7 +101,7 @@ func Plan(path string, content []byte, operations []Operation) (Planned, error) 
 		return Planned{}, errOverlap(n, operations, i, j)
 	}
 
-	eol := ops.DetectEOL(content)
+	eol := text.DetectEOL(content)
 	var p Planned
 	// Inserts after the same line become one block, in input order: one
 	// span per position keeps the order obvious and the tail fix simple.
@@ -152,11 +152,11 @@ func Plan(path string, content []byte, operations []Operation) (Planned, error) 
 	// Compile as if every line were terminated: each block of new lines
 	// ends with the EOL. A file without a final newline then needs its last
 	// line's terminator removed, done by fixTail.
-	final := total == 0 || ops.EndsWithNewline(content)
+	final := total == 0 || text.EndsWithNewline(content)
 	start := func(n int) int { off, _ := idx.Start(n); return off } // n in [1, total+1]
 	slotEdit := map[int]int{}                                       // afterLine -> index in p.Edits
 	for n, b := range slots {
-		ed := ops.Edit{Start: start(n + 1), End: start(n + 1), New: b.text + eol}
+		ed := text.Edit{Start: start(n + 1), End: start(n + 1), New: b.text + eol}
 		if n == total && !final {
 			// After an unterminated last line: give it the terminator it
 			// lacks, before the new lines.
@@ -168,7 +168,7 @@ func Plan(path string, content []byte, operations []Operation) (Planned, error) 
 	rangeEdit := map[int]int{} // endLine -> index in p.Edits
 	byEnd := map[int]lineRange{}
 	for _, r := range ranges {
-		ed := ops.Edit{Start: start(r.s), End: start(r.e + 1)}
+		ed := text.Edit{Start: start(r.s), End: start(r.e + 1)}
 		if r.repl != nil {
 			ed.New = r.repl.text + eol
 		}
@@ -182,8 +182,8 @@ func Plan(path string, content []byte, operations []Operation) (Planned, error) 
 		}
 	}
 
-	p.Edits = slices.DeleteFunc(p.Edits, func(e ops.Edit) bool { return string(content[e.Start:e.End]) == e.New })
-	slices.SortStableFunc(p.Edits, func(a, b ops.Edit) int {
+	p.Edits = slices.DeleteFunc(p.Edits, func(e text.Edit) bool { return string(content[e.Start:e.End]) == e.New })
+	slices.SortStableFunc(p.Edits, func(a, b text.Edit) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}
@@ -200,10 +200,10 @@ func Plan(path string, content []byte, operations []Operation) (Planned, error) 
 // edits), or, when everything after a surviving original line k < total is
 // deleted, line k's own terminator is deleted (returned as an extra edit).
 // Only called for a non-empty file without a final newline.
-func fixTail(content []byte, idx *ops.LineIndex, total int, slotEdit, rangeEdit map[int]int, byEnd map[int]lineRange, edits []ops.Edit, eol string) (ops.Edit, bool) {
+func fixTail(content []byte, idx *text.LineIndex, total int, slotEdit, rangeEdit map[int]int, byEnd map[int]lineRange, edits []text.Edit, eol string) (text.Edit, bool) {
 	strip := func(i int) {
 		body := strings.TrimSuffix(edits[i].New, eol)
-		if body != "" && !strings.HasSuffix(body, ops.LF) {
+		if body != "" && !strings.HasSuffix(body, text.LF) {
 			edits[i].New = body
 		}
 	}
@@ -213,28 +213,28 @@ func fixTail(content []byte, idx *ops.LineIndex, total int, slotEdit, rangeEdit 
 	for k := total; ; {
 		if i, ok := slotEdit[k]; ok {
 			strip(i)
-			return ops.Edit{}, false
+			return text.Edit{}, false
 		}
 		if k == 0 {
-			return ops.Edit{}, false // everything was deleted
+			return text.Edit{}, false // everything was deleted
 		}
 		if r, ok := byEnd[k]; ok {
 			if r.repl != nil {
 				strip(rangeEdit[k])
-				return ops.Edit{}, false
+				return text.Edit{}, false
 			}
 			k = r.s - 1
 			continue
 		}
 		// Line k survives and ends the result.
 		if k == total {
-			return ops.Edit{}, false // still the unterminated last line
+			return text.Edit{}, false // still the unterminated last line
 		}
 		start, textEnd, end, _ := idx.Bounds(k, content)
 		if textEnd == start {
-			return ops.Edit{}, false // an empty last line keeps its terminator
+			return text.Edit{}, false // an empty last line keeps its terminator
 		}
-		return ops.Edit{Start: textEnd, End: end}, true
+		return text.Edit{Start: textEnd, End: end}, true
 	}
 }
 

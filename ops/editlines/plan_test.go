@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 const bom = "\xef\xbb\xbf"
@@ -246,7 +246,7 @@ func TestPlanIgnoresOtherKindsFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := ops.ApplyEdits([]byte("a\nb\n"), p.Edits)
+	got, _ := text.ApplyEdits([]byte("a\nb\n"), p.Edits)
 	if string(got) != "x\na\n" {
 		t.Errorf("got %q", got)
 	}
@@ -264,7 +264,7 @@ func TestPlanEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ops.Edit{{Start: 0, End: 0, New: "z\n"}, {Start: 3, End: 4, New: ""}, {Start: 4, End: 5, New: ""}}
+	want := []text.Edit{{Start: 0, End: 0, New: "z\n"}, {Start: 3, End: 4, New: ""}, {Start: 4, End: 5, New: ""}}
 	if len(p.Edits) != len(want) {
 		t.Fatalf("edits %+v, want %+v", p.Edits, want)
 	}
@@ -312,11 +312,11 @@ func TestLargeFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ops.ApplyEdits(content, p.Edits)
+	got, err := text.ApplyEdits(content, p.Edits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := ops.LineCount(got); n != p.NewLineCount || n != 200_000-2*2000+2000+2000 {
+	if n := text.LineCount(got); n != p.NewLineCount || n != 200_000-2*2000+2000+2000 {
 		t.Errorf("line count %d, planned %d", n, p.NewLineCount)
 	}
 }
@@ -334,7 +334,7 @@ func TestManyInsertsAfterOneLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ops.ApplyEdits([]byte("a\nb"), p.Edits)
+	got, err := text.ApplyEdits([]byte("a\nb"), p.Edits)
 	if err != nil {
 		t.Fatal(err)
 	}

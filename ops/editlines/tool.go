@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/ops/dialect"
 )
 
 // Tool registers edit_lines (seed 001): a batch of line operations,

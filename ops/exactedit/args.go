@@ -40,7 +40,7 @@ type ReadArgs struct {
 }
 
 // ReadResult is the success result of Read: Content is RenderRead's text,
-// TotalLines the file's line count (ops.LineCount), so an agent knows how far
+// TotalLines the file's line count (text.LineCount), so an agent knows how far
 // it may page.
 type ReadResult struct {
 	Content    string `json:"content"`

@@ -5,7 +5,7 @@
 //
 // Parse* decode and check a call's JSON arguments; PlanEdit and
 // PlanMultiEdit resolve them against a file's current bytes and compile them
-// to ops.Edit spans; RenderRead renders lines. Read-before-edit is the
+// to text.Edit spans; RenderRead renders lines. Read-before-edit is the
 // caller's to enforce: NotRead and ModifiedSinceRead give it the texts.
 // Nothing here touches the disk or git.
 //

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/ops/dialect"
 	"github.com/git-edit/git-edit/ops/jsonargs"
 )
 

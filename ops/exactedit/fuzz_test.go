@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // hasLoneLF reports whether b has a "\n" not preceded by "\r".
@@ -21,7 +21,7 @@ func hasLoneLF(b []byte) bool {
 // numbered line per file line.
 func FuzzPlans(f *testing.F) {
 	f.Add([]byte("foo\r\nbar\r\n"), "\nbar", "\nbaz", false, "bar", "x", 1, 2)
-	f.Add([]byte(ops.BOM+"a\nb"), "b", "c\n", true, "c", "", 2, 1)
+	f.Add([]byte(text.BOM+"a\nb"), "b", "c\n", true, "c", "", 2, 1)
 	f.Add([]byte(""), "x", "", false, "", "y", 1, 2000)
 	f.Add([]byte("aaaa"), "aa", "a", true, "a", "aa", 1, 1)
 	f.Add([]byte("x\n"+strings.Repeat("y", 2100)+"\n"), "     1\tx", "     1\tz", false, "z", "w", 2, 5)
@@ -38,7 +38,7 @@ func FuzzPlans(f *testing.F) {
 				t.Fatalf("PlanEdit error is not a complete *Failure: %#v", err)
 			}
 		} else {
-			got, aerr := ops.ApplyEdits(content, p.Edits)
+			got, aerr := text.ApplyEdits(content, p.Edits)
 			if aerr != nil {
 				t.Fatalf("Edit spans do not apply: %v", aerr)
 			}
@@ -46,7 +46,7 @@ func FuzzPlans(f *testing.F) {
 			if p.Replacements < 1 || p.Line < 1 {
 				t.Fatalf("planned %+v", p)
 			}
-			if ops.DetectEOL(content) == ops.LF && p.Notes == nil {
+			if text.DetectEOL(content) == text.LF && p.Notes == nil {
 				want := strings.Replace(string(content), old, new, -1)
 				if !all {
 					want = strings.Replace(string(content), old, new, 1)
@@ -58,7 +58,7 @@ func FuzzPlans(f *testing.F) {
 			if pureCRLF && agentLF && hasLoneLF(got) {
 				t.Fatalf("Edit put a lone LF into a CRLF file: %q -> %q", content, got)
 			}
-			if ops.HasBOM(content) && !ops.HasBOM(got) && p.Edits[0].Start >= len(ops.BOM) {
+			if text.HasBOM(content) && !text.HasBOM(got) && p.Edits[0].Start >= len(text.BOM) {
 				t.Fatalf("Edit lost the BOM: %q -> %q", content, got)
 			}
 		}
@@ -79,7 +79,7 @@ func FuzzPlans(f *testing.F) {
 			if len(m.Edits) > 1 {
 				t.Fatalf("MultiEdit planned %d spans", len(m.Edits))
 			}
-			got, aerr := ops.ApplyEdits(content, m.Edits)
+			got, aerr := text.ApplyEdits(content, m.Edits)
 			if aerr != nil {
 				t.Fatalf("MultiEdit span does not apply: %v", aerr)
 			}
@@ -87,17 +87,17 @@ func FuzzPlans(f *testing.F) {
 			if err != nil || err2 != nil {
 				t.Fatalf("MultiEdit succeeded where its edits fail one by one: %v, %v", err, err2)
 			}
-			want, _ := ops.ApplyEdits(first, p2.Edits)
+			want, _ := text.ApplyEdits(first, p2.Edits)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("MultiEdit = %q, edits one by one = %q", got, want)
 			}
 		}
 
 		view, rerr := RenderRead(content, offset, limit)
-		if rerr == nil && ops.LineCount(content) > 0 {
-			shown := min(ops.LineCount(content)-offset+1, limit)
+		if rerr == nil && text.LineCount(content) > 0 {
+			shown := min(text.LineCount(content)-offset+1, limit)
 			if n := strings.Count(view, "\n") + 1; n != shown && n != shown+1 {
-				t.Fatalf("Read(%d, %d) of %d lines shows %d lines: %q", offset, limit, ops.LineCount(content), n, view)
+				t.Fatalf("Read(%d, %d) of %d lines shows %d lines: %q", offset, limit, text.LineCount(content), n, view)
 			}
 		} else if rerr != nil {
 			var fail *Failure

@@ -6,17 +6,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/codeedit"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // Planned is a resolved Edit or MultiEdit.
 type Planned struct {
 	// Edits are byte spans over the content that was planned against, for
-	// ops.ApplyEdits, in increasing order and non-overlapping. There are
+	// text.ApplyEdits, in increasing order and non-overlapping. There are
 	// none when the edit would not change a byte (the caller reports "no
 	// change").
-	Edits []ops.Edit
+	Edits []text.Edit
 	// Replacements counts the occurrences replaced; for MultiEdit, summed
 	// over its edits.
 	Replacements int
@@ -31,10 +31,10 @@ type Planned struct {
 
 // PlanEdit plans replacing oldString by newString in content.
 //
-// Matching is ops.FindExact's: exact, case- and whitespace-sensitive, except
-// that in a CRLF file (ops.DetectEOL) an old_string written with "\n"
+// Matching is text.FindExact's: exact, case- and whitespace-sensitive, except
+// that in a CRLF file (text.DetectEOL) an old_string written with "\n"
 // matches the file's "\r\n"; in a CRLF file new_string's lone "\n" are
-// written as "\r\n" (ops.ToEOL), so the file stays CRLF. Without replaceAll
+// written as "\r\n" (text.ToEOL), so the file stays CRLF. Without replaceAll
 // oldString must occur exactly once, overlapping occurrences counted (in
 // "aaa", "aa" occurs twice). With replaceAll every non-overlapping
 // occurrence is replaced, taken from left to right (as strings.ReplaceAll).
@@ -63,13 +63,13 @@ func PlanEdit(content []byte, oldString, newString string, replaceAll bool) (Pla
 	}
 
 	var p Planned
-	offs, matched, _ := ops.FindExact(content, oldString)
+	offs, matched, _ := text.FindExact(content, oldString)
 	if len(offs) == 0 {
 		// Text copied from Read output with its line-number prefixes:
 		// retry without them (the seed's "Line Number Prefix Handling").
 		stripped, example, ok := readPrefixes(oldString, true)
 		if ok {
-			offs, matched, _ = ops.FindExact(content, stripped)
+			offs, matched, _ = text.FindExact(content, stripped)
 		}
 		if len(offs) == 0 {
 			return Planned{}, notFound(content, oldString)
@@ -86,17 +86,17 @@ func PlanEdit(content []byte, oldString, newString string, replaceAll bool) (Pla
 	if len(offs) > 1 && !replaceAll {
 		return Planned{}, &Failure{Message: MsgMultiple, Err: ErrAmbiguous,
 			Details: fmt.Sprintf("Found %d occurrences%s, at %s. Use replace_all: true to replace all, or include more surrounding context to make old_string unique",
-				len(offs), overlapNote(offs, len(matched)), ops.DescribeLines(ops.OccurrenceLines(content, offs)))}
+				len(offs), overlapNote(offs, len(matched)), text.DescribeLines(text.OccurrenceLines(content, offs)))}
 	}
 	offs = nonOverlapping(offs, len(matched))
 
-	repl := ops.ToEOL(newString, ops.DetectEOL(content))
+	repl := text.ToEOL(newString, text.DetectEOL(content))
 	p.Replacements = len(offs)
-	p.Line = ops.OccurrenceLines(content, offs[:1])[0]
+	p.Line = text.OccurrenceLines(content, offs[:1])[0]
 	if matched != repl {
-		p.Edits = make([]ops.Edit, len(offs))
+		p.Edits = make([]text.Edit, len(offs))
 		for i, off := range offs {
-			p.Edits[i] = ops.Edit{Start: off, End: off + len(matched), New: repl}
+			p.Edits[i] = text.Edit{Start: off, End: off + len(matched), New: repl}
 		}
 	}
 	return p, nil
@@ -142,7 +142,7 @@ func PlanMultiEdit(content []byte, edits []EditArgs) (Planned, error) {
 		if err != nil {
 			return Planned{}, multiFailure(i, len(edits), err)
 		}
-		if cur, err = ops.ApplyEdits(cur, step.Edits); err != nil {
+		if cur, err = text.ApplyEdits(cur, step.Edits); err != nil {
 			// PlanEdit's spans always apply; this would be a bug here.
 			return Planned{}, fmt.Errorf("edit %d of %d: %w", i+1, len(edits), err)
 		}
@@ -163,8 +163,8 @@ func PlanMultiEdit(content []byte, edits []EditArgs) (Planned, error) {
 	if pre == len(content) && pre == len(cur) {
 		return p, nil
 	}
-	p.Edits = []ops.Edit{{Start: pre, End: len(content) - suf, New: string(cur[pre : len(cur)-suf])}}
-	p.Line = ops.OccurrenceLines(content, []int{pre})[0]
+	p.Edits = []text.Edit{{Start: pre, End: len(content) - suf, New: string(cur[pre : len(cur)-suf])}}
+	p.Line = text.OccurrenceLines(content, []int{pre})[0]
 	return p, nil
 }
 
@@ -207,7 +207,7 @@ func nonOverlapping(offs []int, n int) []int {
 
 // overlapNote explains a count that surprises: occurrences that overlap.
 func overlapNote(offs []int, n int) string {
-	if ops.Overlapping(offs, n) {
+	if text.Overlapping(offs, n) {
 		return " (some of them overlap)"
 	}
 	return ""

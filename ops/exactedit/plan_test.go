@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 func TestPlanEdit(t *testing.T) {
@@ -30,7 +30,7 @@ func TestPlanEdit(t *testing.T) {
 			want: "c\r\nd\r\nc\r\nd\r\n", replacements: 2, line: 1},
 		{name: "CRLF file, old_string differs only in line endings: no change", content: "a\r\nb\r\n", old: "a\r\nb", new: "a\nb",
 			want: "a\r\nb\r\n", replacements: 1, line: 1, noEdits: true},
-		{name: "BOM kept, first line", content: ops.BOM + "first\nsecond\n", old: "first", new: "1st", want: ops.BOM + "1st\nsecond\n", replacements: 1, line: 1},
+		{name: "BOM kept, first line", content: text.BOM + "first\nsecond\n", old: "first", new: "1st", want: text.BOM + "1st\nsecond\n", replacements: 1, line: 1},
 		{name: "no final newline stays missing", content: "a\nlast", old: "last", new: "final", want: "a\nfinal", replacements: 1, line: 2},
 		{name: "no final newline, lines added at the end", content: "a\nlast", old: "last", new: "last\nmore", want: "a\nlast\nmore", replacements: 1, line: 2},
 		{name: "tabs kept", content: "func f() {\n\treturn 1\n}\n", old: "\treturn 1", new: "\treturn 2", want: "func f() {\n\treturn 2\n}\n", replacements: 1, line: 2},
@@ -61,7 +61,7 @@ func TestPlanEdit(t *testing.T) {
 			if err != nil {
 				t.Fatalf("err = %v", err)
 			}
-			got, err := ops.ApplyEdits(content, p.Edits)
+			got, err := text.ApplyEdits(content, p.Edits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,35 +155,35 @@ func TestPlanMultiEdit(t *testing.T) {
 		name, content string
 		edits         []EditArgs
 		want          string
-		span          ops.Edit
+		span          text.Edit
 		replacements  int
 		line          int
 		notes         []string
 	}{
 		{name: "edit 2 depends on edit 1", content: "a\nfoo()\nb\n",
 			edits: []EditArgs{{OldString: "foo()", NewString: "bar()"}, {OldString: "bar()\nb", NewString: "bar()\nbaz()"}},
-			want:  "a\nbar()\nbaz()\n", span: ops.Edit{Start: 2, End: 9, New: "bar()\nbaz()"}, replacements: 2, line: 2},
+			want:  "a\nbar()\nbaz()\n", span: text.Edit{Start: 2, End: 9, New: "bar()\nbaz()"}, replacements: 2, line: 2},
 		{name: "two far-apart edits make one window", content: "one\ntwo\nthree\nfour\n",
 			edits: []EditArgs{{OldString: "one", NewString: "1"}, {OldString: "four", NewString: "4"}},
-			want:  "1\ntwo\nthree\n4\n", span: ops.Edit{Start: 0, End: 18, New: "1\ntwo\nthree\n4"}, replacements: 2, line: 1},
+			want:  "1\ntwo\nthree\n4\n", span: text.Edit{Start: 0, End: 18, New: "1\ntwo\nthree\n4"}, replacements: 2, line: 1},
 		{name: "common prefix and suffix trimmed", content: "let value = 1;\n",
 			edits: []EditArgs{{OldString: "value = 1", NewString: "value = 2"}},
-			want:  "let value = 2;\n", span: ops.Edit{Start: 12, End: 13, New: "2"}, replacements: 1, line: 1},
+			want:  "let value = 2;\n", span: text.Edit{Start: 12, End: 13, New: "2"}, replacements: 1, line: 1},
 		{name: "replace_all inside a batch", content: "x y x\nz\n",
 			edits: []EditArgs{{OldString: "x", NewString: "w", ReplaceAll: true}, {OldString: "z", NewString: "x"}},
-			want:  "w y w\nx\n", span: ops.Edit{Start: 0, End: 7, New: "w y w\nx"}, replacements: 3, line: 1},
+			want:  "w y w\nx\n", span: text.Edit{Start: 0, End: 7, New: "w y w\nx"}, replacements: 3, line: 1},
 		{name: "net effect nothing: no edits", content: "a\n",
 			edits: []EditArgs{{OldString: "a", NewString: "b"}, {OldString: "b", NewString: "a"}},
 			want:  "a\n", replacements: 2},
 		{name: "CRLF file stays CRLF", content: "a\r\nb\r\nc\r\n",
 			edits: []EditArgs{{OldString: "a\nb", NewString: "A\nB"}, {OldString: "B\nc", NewString: "B\nC\nD"}},
-			want:  "A\r\nB\r\nC\r\nD\r\n", span: ops.Edit{Start: 0, End: 7, New: "A\r\nB\r\nC\r\nD"}, replacements: 2, line: 1},
-		{name: "BOM kept, no final newline kept", content: ops.BOM + "x\ny",
+			want:  "A\r\nB\r\nC\r\nD\r\n", span: text.Edit{Start: 0, End: 7, New: "A\r\nB\r\nC\r\nD"}, replacements: 2, line: 1},
+		{name: "BOM kept, no final newline kept", content: text.BOM + "x\ny",
 			edits: []EditArgs{{OldString: "y", NewString: "z"}},
-			want:  ops.BOM + "x\nz", span: ops.Edit{Start: 5, End: 6, New: "z"}, replacements: 1, line: 2},
+			want:  text.BOM + "x\nz", span: text.Edit{Start: 5, End: 6, New: "z"}, replacements: 1, line: 2},
 		{name: "notes named by edit", content: "a\nb\n",
 			edits: []EditArgs{{OldString: "b", NewString: "c"}, {OldString: "     1\ta", NewString: "     1\tz"}},
-			want:  "z\nc\n", span: ops.Edit{Start: 0, End: 3, New: "z\nc"}, replacements: 2, line: 1,
+			want:  "z\nc\n", span: text.Edit{Start: 0, End: 3, New: "z\nc"}, replacements: 2, line: 1,
 			notes: []string{`edit 2 of 2: old_string had Read line-number prefixes (e.g. "     1\t"); they were removed before matching`, "edit 2 of 2: new_string had line-number prefixes too; they were removed from it as well"}},
 	}
 	for _, tt := range tests {
@@ -193,16 +193,16 @@ func TestPlanMultiEdit(t *testing.T) {
 			if err != nil {
 				t.Fatalf("err = %v", err)
 			}
-			got, err := ops.ApplyEdits(content, p.Edits)
+			got, err := text.ApplyEdits(content, p.Edits)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
-			var wantEdits []ops.Edit
-			if tt.span != (ops.Edit{}) {
-				wantEdits = []ops.Edit{tt.span}
+			var wantEdits []text.Edit
+			if tt.span != (text.Edit{}) {
+				wantEdits = []text.Edit{tt.span}
 			}
 			if !slices.Equal(p.Edits, wantEdits) || p.Replacements != tt.replacements || p.Line != tt.line || !slices.Equal(p.Notes, tt.notes) {
 				t.Errorf("planned %+v; want edits %+v, replacements %d, line %d, notes %q", p, wantEdits, tt.replacements, tt.line, tt.notes)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // MaxLineChars is the most characters (runes) of one line that Read shows;
@@ -43,7 +43,7 @@ func RenderRead(content []byte, offset, limit int) (string, error) {
 	case limit < 1:
 		return "", errLimit(limit)
 	}
-	x := ops.NewLineIndex(content)
+	x := text.NewLineIndex(content)
 	n := x.Count()
 	switch {
 	case n == 0 && offset == 1:

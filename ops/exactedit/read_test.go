@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // numbered returns lines from..to of a lineFile as RenderRead shows them,
@@ -37,8 +37,8 @@ func TestRenderRead(t *testing.T) {
 		{name: "seed's form", content: "    function calculateTotal(items) {\n        return 0;\n    }\n", offset: 1, limit: 2000,
 			want: "     1\t    function calculateTotal(items) {\n     2\t        return 0;\n     3\t    }"},
 		{name: "empty file", content: "", offset: 1, limit: 2000, want: "<empty file>"},
-		{name: "BOM-only file is empty", content: ops.BOM, offset: 1, limit: 2000, want: "<empty file>"},
-		{name: "BOM not shown", content: ops.BOM + "first\nsecond\n", offset: 1, limit: 2000, want: "     1\tfirst\n     2\tsecond"},
+		{name: "BOM-only file is empty", content: text.BOM, offset: 1, limit: 2000, want: "<empty file>"},
+		{name: "BOM not shown", content: text.BOM + "first\nsecond\n", offset: 1, limit: 2000, want: "     1\tfirst\n     2\tsecond"},
 		{name: "CRLF: no \\r shown", content: "a\r\nb\r\n", offset: 1, limit: 2000, want: "     1\ta\n     2\tb"},
 		{name: "last line without final newline", content: "a\nlast", offset: 1, limit: 2000, want: "     1\ta\n     2\tlast"},
 		{name: "last line is the only one", content: "x", offset: 1, limit: 1, want: "     1\tx"},
@@ -117,7 +117,7 @@ func TestReadThenEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := ops.ApplyEdits(content, p.Edits)
+	got, _ := text.ApplyEdits(content, p.Edits)
 	if string(got) != "a\r\n\tB\r\nc" {
 		t.Errorf("got %q", got)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // TestSeedExamples runs every usage example of seed 002 as it is written
@@ -205,7 +205,7 @@ func TestSeedExamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("PlanEdit: %v", err)
 			}
-			got, err := ops.ApplyEdits(content, p.Edits)
+			got, err := text.ApplyEdits(content, p.Edits)
 			if err != nil {
 				t.Fatal(err)
 			}

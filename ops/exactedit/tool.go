@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/git-edit/git-edit/dialect"
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/dialect"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // EditTool registers Edit (seed 002): one exact string replacement.
@@ -216,7 +216,7 @@ func runRead(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 		return refused(refusal(ToolRead, err))
 	}
 	ws.MarkSeen(args.FilePath, f.Content)
-	return dialect.Result{OK: true, Value: ReadResult{Content: content, TotalLines: ops.LineCount(f.Content)}, Text: content}
+	return dialect.Result{OK: true, Value: ReadResult{Content: content, TotalLines: text.LineCount(f.Content)}, Text: content}
 }
 
 func refused(f *Failure) dialect.Result { return dialect.Refused(f, f.Error()) }

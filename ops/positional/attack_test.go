@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // Issue 11, finding 9: a pattern that matches everywhere (x*) must not turn
@@ -66,7 +66,7 @@ func searchAsAgent(t *testing.T, content []byte, pattern string) (searchJSON, st
 // wantPosition computes the Position of byte offset b the slow way, from
 // the start of the file, independently of cursor.
 func wantPosition(content []byte, b int) Position {
-	bomLen := ops.BOMLen(content)
+	bomLen := text.BOMLen(content)
 	before := content[bomLen:b]
 	lineStart := bytes.LastIndexByte(before, '\n') + 1
 	return Position{
@@ -82,7 +82,7 @@ func wantPosition(content []byte, b int) Position {
 func TestAttackSearchCapsMatches(t *testing.T) {
 	patterns := []string{`x*`, `.`, `(\w)|(\s)`, `(?m)^`, `\b`, `(?s).?`}
 	for name, content := range attackContents(40 << 10) {
-		body := content[ops.BOMLen(content):]
+		body := content[text.BOMLen(content):]
 		for _, pattern := range patterns {
 			t.Run(name+" "+pattern, func(t *testing.T) {
 				re := regexp.MustCompile(pattern)
@@ -97,7 +97,7 @@ func TestAttackSearchCapsMatches(t *testing.T) {
 				if got.Truncated == nil || !*got.Truncated || got.Total == nil || *got.Total != len(all) {
 					t.Fatalf("truncated %v, total %v; want true and %d", deref(got.Truncated), deref(got.Total), len(all))
 				}
-				bomLen := ops.BOMLen(content)
+				bomLen := text.BOMLen(content)
 				for i, m := range got.Matches {
 					w := all[i]
 					want := Range{wantPosition(content, bomLen+w[0]), wantPosition(content, bomLen+w[1])}
@@ -182,9 +182,9 @@ func TestAttackSearchCountsWithoutAllocatingPerMatch(t *testing.T) {
 // by hand. It builds everything per match, which is what the planner must
 // not do, and serves small and medium inputs only.
 func refReplaceAll(content []byte, re *regexp.Regexp, tmpl string) ([]byte, int) {
-	bomLen := ops.BOMLen(content)
+	bomLen := text.BOMLen(content)
 	body := content[bomLen:]
-	crlf := ops.DetectEOL(content) == ops.CRLF
+	crlf := text.DetectEOL(content) == text.CRLF
 	out := append([]byte{}, content[:bomLen]...)
 	matches := re.FindAllSubmatchIndex(body, -1)
 	last := 0
@@ -193,9 +193,9 @@ func refReplaceAll(content []byte, re *regexp.Regexp, tmpl string) ([]byte, int)
 		exp := string(re.Expand(nil, []byte(tmpl), body, m))
 		if crlf {
 			if strings.HasPrefix(exp, "\n") && bomLen+m[0] > 0 && content[bomLen+m[0]-1] == '\r' {
-				exp = "\n" + ops.ToEOL(exp[1:], ops.CRLF)
+				exp = "\n" + text.ToEOL(exp[1:], text.CRLF)
 			} else {
-				exp = ops.ToEOL(exp, ops.CRLF)
+				exp = text.ToEOL(exp, text.CRLF)
 			}
 		}
 		out = append(out, exp...)
@@ -221,7 +221,7 @@ func replaceAllAsAgent(t *testing.T, content []byte, pattern, tmpl string) (out 
 	runtime.ReadMemStats(&before)
 	peak = peakHeap(func() {
 		if pl, err = Plan("f", content, a); err == nil {
-			out, err = ops.ApplyEdits(content, pl.Edits)
+			out, err = text.ApplyEdits(content, pl.Edits)
 		}
 	})
 	runtime.ReadMemStats(&after)
@@ -393,7 +393,7 @@ func BenchmarkReplaceAll10MB(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if _, err := ops.ApplyEdits(content, edits); err != nil {
+					if _, err := text.ApplyEdits(content, edits); err != nil {
 						b.Fatal(err)
 					}
 				}))

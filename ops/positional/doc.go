@@ -2,7 +2,7 @@
 // (seed 000): insert, delete and replace at positions given as line+column
 // or as a character offset, and replaceAll and search with Go regular
 // expressions. It parses and validates the JSON arguments, resolves positions
-// against a file's bytes, plans the change as ops.Edit spans and builds the
+// against a file's bytes, plans the change as text.Edit spans and builds the
 // seed's result objects. It never touches the disk or git.
 //
 // # Positions
@@ -34,7 +34,7 @@
 //
 // # Line endings
 //
-// In a CRLF file (ops.DetectEOL) the lone "\n" of inserted or replacement
+// In a CRLF file (text.DetectEOL) the lone "\n" of inserted or replacement
 // text become "\r\n", so new lines match the file; in an LF file the text is
 // written as given. "\r\n" written by the agent is never changed.
 //

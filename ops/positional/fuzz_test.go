@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // fuzzPoint builds a position object from fuzz numbers: forms picks which of
@@ -23,7 +23,7 @@ func fuzzPoint(content []byte, forms uint8, line, col, off int) map[string]int {
 	}
 	p := map[string]int{}
 	if forms&1 != 0 || forms&2 == 0 {
-		p["line"] = fold(line, ops.LineCount(content)+1)
+		p["line"] = fold(line, text.LineCount(content)+1)
 		p["column"] = fold(col, 20)
 	}
 	if forms&2 != 0 {
@@ -44,7 +44,7 @@ func splitsCRLF(content []byte, b int) bool {
 // to the bytes they matched.
 func FuzzPositional(f *testing.F) {
 	f.Add([]byte("ab\r\ncd\r\n"), []byte(`{"command":"insert","arguments":{"file_path":"f","content":"x","position":{"offset":3}}}`), uint8(0), uint8(3), 2, 1, 3, uint8(2), 1, 1, 0, "X\nY\n", `\n`)
-	f.Add([]byte(ops.BOM+"héllo wörld"), []byte(`{"command":"search","arguments":{"file_path":"f","pattern":"(a)|(b)"}}`), uint8(4), uint8(1), 1, 8, 0, uint8(1), 1, 12, 0, "", `w(\S+)`)
+	f.Add([]byte(text.BOM+"héllo wörld"), []byte(`{"command":"search","arguments":{"file_path":"f","pattern":"(a)|(b)"}}`), uint8(4), uint8(1), 1, 8, 0, uint8(1), 1, 12, 0, "", `w(\S+)`)
 	f.Add([]byte(""), []byte(`{"command":"delete","arguments":{"file_path":"f","range":{"start":{"offset":0},"end":{"offset":0}}}}`), uint8(1), uint8(2), 1, 1, 0, uint8(2), 0, 0, 0, "", `x*`)
 	f.Add([]byte("a\nb"), []byte(`{"command":"replaceAll","arguments":{"file_path":"f","pattern":"(?m)$","replacement":"$1x\n"}}`), uint8(3), uint8(3), 2, 2, 3, uint8(1), 3, 1, 0, "$$\n", `(?m)(\r?)$`)
 	f.Add([]byte("a\r\nb\nc\xff\r"), []byte(`{}`), uint8(2), uint8(0), 1, 3, 1, uint8(3), 4, 1, 9, "\r\n", `.`)
@@ -104,11 +104,11 @@ func checkPlan(t *testing.T, content []byte, a Args) {
 		}
 		return
 	}
-	out, err := ops.ApplyEdits(content, pl.Edits)
+	out, err := text.ApplyEdits(content, pl.Edits)
 	if err != nil {
 		t.Fatalf("%s: planned edits do not apply: %v", a.Command, err)
 	}
-	bom := ops.BOMLen(content)
+	bom := text.BOMLen(content)
 	if !bytes.HasPrefix(out, content[:bom]) {
 		t.Fatalf("%s: BOM lost: %q -> %q", a.Command, content, out)
 	}
@@ -139,7 +139,7 @@ func checkSearch(t *testing.T, content []byte, re *regexp.Regexp, res SearchResu
 	t.Helper()
 	matches := res.Matches
 	l := newLocator("f.txt", content)
-	bom := ops.BOMLen(content)
+	bom := text.BOMLen(content)
 	idx := re.FindAllIndex(content[bom:], -1)
 	if want := min(len(idx), MaxSearchMatches); len(matches) != want {
 		t.Fatalf("%d matches, FindAllIndex has %d (cap %d)", len(matches), len(idx), MaxSearchMatches)
@@ -184,7 +184,7 @@ func tenMB() []byte {
 // both forms: a LineIndex pass plus a character count of what precedes it.
 func BenchmarkResolve10MB(b *testing.B) {
 	content := tenMB()
-	n := ops.LineCount(content)
+	n := text.LineCount(content)
 	total := chars(content)
 	lastLine := bytes.LastIndexByte(content[:len(content)-1], '\n') + 1
 	b.Run("line+column", func(b *testing.B) {
@@ -215,13 +215,13 @@ func BenchmarkResolve10MB(b *testing.B) {
 }
 
 // chars counts the characters of content after its BOM the slow way.
-func chars(content []byte) int { return len([]rune(string(content[ops.BOMLen(content):]))) }
+func chars(content []byte) int { return len([]rune(string(content[text.BOMLen(content):]))) }
 
 // TestLargeFile: positions in a 10 MB file resolve correctly and fast
 // enough to run as a unit test.
 func TestLargeFile(t *testing.T) {
 	content := tenMB()
-	n := ops.LineCount(content)
+	n := text.LineCount(content)
 	a := Args{Command: CmdInsert, Content: "X", Position: Point{Line: n + 1, Column: 1, Offset: chars(content), HasOffset: true}}
 	edits, err := PlanInsert("f", content, a)
 	if err != nil || len(edits) != 1 || edits[0].Start != len(content) {

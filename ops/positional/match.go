@@ -8,7 +8,7 @@ import (
 	"regexp/syntax"
 	"unicode/utf8"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // MaxSearchMatches is the most matches one search returns. A pattern such
@@ -56,13 +56,13 @@ var errMatchScan = errors.New("internal error while scanning regexp matches")
 // equals the matched text. No change (no match, or every replacement equal
 // to its match) is no edits and no error. Errors: a nil re wraps
 // ErrInvalidArgs; errMatchScan marks an internal inconsistency.
-func PlanReplaceAll(path string, content []byte, re *regexp.Regexp, replacement string) ([]ops.Edit, int, error) {
+func PlanReplaceAll(path string, content []byte, re *regexp.Regexp, replacement string) ([]text.Edit, int, error) {
 	if re == nil {
 		return nil, 0, invalid(`replaceAll of %s needs a compiled "pattern"; parse the arguments with Parse`, path)
 	}
-	bom := ops.BOMLen(content)
+	bom := text.BOMLen(content)
 	body := content[bom:]
-	crlf := ops.DetectEOL(content) == ops.CRLF
+	crlf := text.DetectEOL(content) == text.CRLF
 	tmpl := []byte(replacement)
 	// Only a template with $ reads groups, as in regexp.ReplaceAll; only a
 	// pattern with capture groups needs the submatcher.
@@ -127,11 +127,11 @@ func PlanReplaceAll(path string, content []byte, re *regexp.Regexp, replacement 
 	// Before firstStart and after lastEnd every replacement equals its
 	// text, so out is body there, byte for byte.
 	mid := out[firstStart : len(out)-(len(body)-lastEnd)]
-	return []ops.Edit{{Start: bom + firstStart, End: bom + lastEnd, New: string(mid)}}, n, nil
+	return []text.Edit{{Start: bom + firstStart, End: bom + lastEnd, New: string(mid)}}, n, nil
 }
 
 // appendEOLAfter appends s to dst with every lone "\n" written as "\r\n",
-// as ops.ToEOL(s, ops.CRLF) does, except that a leading "\n" is kept when
+// as text.ToEOL(s, text.CRLF) does, except that a leading "\n" is kept when
 // afterCR: the file's "\r" before it already makes the pair, and "\r\r\n"
 // would be wrong.
 func appendEOLAfter(dst, s []byte, afterCR bool) []byte {
@@ -222,7 +222,7 @@ func Search(content []byte, re *regexp.Regexp) SearchResult {
 	if re == nil {
 		return res
 	}
-	bom := ops.BOMLen(content)
+	bom := text.BOMLen(content)
 	body := content[bom:]
 	cur := newCursor(content)
 	found := re.FindAllSubmatchIndex(body, MaxSearchMatches)

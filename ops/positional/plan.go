@@ -1,8 +1,8 @@
 package positional
 
 import (
-	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // Position is a point in a file as the seed's results give it: all three
@@ -87,9 +87,9 @@ func Found(matches []Match) SearchResult {
 
 // Planned is what Plan decided: the spans and the seed's result object.
 type Planned struct {
-	// Edits are spans over the content, for ops.ApplyEdits (always nil
+	// Edits are spans over the content, for text.ApplyEdits (always nil
 	// for search).
-	Edits []ops.Edit
+	Edits []text.Edit
 	// Response is the seed's result object: MessageResult,
 	// ReplaceAllResult or SearchResult.
 	Response any
@@ -100,7 +100,7 @@ type Planned struct {
 // the planner, with a zero Planned; an unknown command, or a pattern
 // command without a.Regexp, wraps ErrInvalidArgs.
 func Plan(path string, content []byte, a Args) (Planned, error) {
-	var edits []ops.Edit
+	var edits []text.Edit
 	var res any
 	var err error
 	switch a.Command {
@@ -138,7 +138,7 @@ func Plan(path string, content []byte, a Args) (Planned, error) {
 // Errors wrap ErrPosition: a line, column or offset past the end, an offset
 // splitting a "\r\n", or line+column and offset that disagree. Each names
 // the value, the valid range and what to give instead.
-func PlanInsert(path string, content []byte, a Args) ([]ops.Edit, error) {
+func PlanInsert(path string, content []byte, a Args) ([]text.Edit, error) {
 	at, err := newLocator(path, content).resolve("", a.Position)
 	if err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func PlanInsert(path string, content []byte, a Args) ([]ops.Edit, error) {
 	if a.Content == "" {
 		return nil, nil
 	}
-	return []ops.Edit{{Start: at, End: at, New: ops.ToEOL(a.Content, ops.DetectEOL(content))}}, nil
+	return []text.Edit{{Start: at, End: at, New: text.ToEOL(a.Content, text.DetectEOL(content))}}, nil
 }
 
 // PlanDelete plans deleting a.Range. An empty range changes nothing and
@@ -154,26 +154,26 @@ func PlanInsert(path string, content []byte, a Args) ([]ops.Edit, error) {
 //
 // Errors wrap ErrPosition: either end invalid as for PlanInsert (the
 // message starts "range start: " or "range end: "), or start after end.
-func PlanDelete(path string, content []byte, a Args) ([]ops.Edit, error) {
+func PlanDelete(path string, content []byte, a Args) ([]text.Edit, error) {
 	start, end, err := newLocator(path, content).span(a.Range)
 	if err != nil || start == end {
 		return nil, err
 	}
-	return []ops.Edit{{Start: start, End: end}}, nil
+	return []text.Edit{{Start: start, End: end}}, nil
 }
 
 // PlanReplace plans replacing a.Range with a.Content (in a CRLF file with
 // its lone "\n" as "\r\n"). An empty range makes it an insertion; when the
 // new text equals the range's text it returns no edits. Errors as for
 // PlanDelete. path is used in messages only.
-func PlanReplace(path string, content []byte, a Args) ([]ops.Edit, error) {
+func PlanReplace(path string, content []byte, a Args) ([]text.Edit, error) {
 	start, end, err := newLocator(path, content).span(a.Range)
 	if err != nil {
 		return nil, err
 	}
-	repl := ops.ToEOL(a.Content, ops.DetectEOL(content))
+	repl := text.ToEOL(a.Content, text.DetectEOL(content))
 	if repl == string(content[start:end]) {
 		return nil, nil
 	}
-	return []ops.Edit{{Start: start, End: end, New: repl}}, nil
+	return []text.Edit{{Start: start, End: end, New: repl}}, nil
 }

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // run parses one call and plans and applies it against content, as the
 // engine does; path in messages is f.txt.
-func run(content, cmd, args string) (string, []ops.Edit, any, error) {
+func run(content, cmd, args string) (string, []text.Edit, any, error) {
 	a, err := Parse([]byte(call(cmd, args)))
 	if err != nil {
 		return "", nil, nil, err
@@ -24,7 +24,7 @@ func run(content, cmd, args string) (string, []ops.Edit, any, error) {
 	if err != nil {
 		return "", nil, nil, err
 	}
-	out, err := ops.ApplyEdits(src, pl.Edits)
+	out, err := text.ApplyEdits(src, pl.Edits)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -66,7 +66,7 @@ func all3(line, col, o int) string {
 	return string(b)
 }
 
-const bom = ops.BOM
+const bom = text.BOM
 
 type editCase struct {
 	name    string

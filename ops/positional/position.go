@@ -6,22 +6,22 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // locator resolves requested positions against one content. It indexes line
-// starts once (ops.LineIndex) and counts characters only inside the lines it
+// starts once (text.LineIndex) and counts characters only inside the lines it
 // needs, so resolving a position in a large file costs one pass at most and
 // copies nothing.
 type locator struct {
 	path    string // for messages only
 	content []byte
 	bom     int
-	lines   *ops.LineIndex
+	lines   *text.LineIndex
 }
 
 func newLocator(path string, content []byte) *locator {
-	return &locator{path: path, content: content, bom: ops.BOMLen(content), lines: ops.NewLineIndex(content)}
+	return &locator{path: path, content: content, bom: text.BOMLen(content), lines: text.NewLineIndex(content)}
 }
 
 // resolve returns the byte offset in the content of p. With both forms it
@@ -69,7 +69,7 @@ func (l *locator) lineColumn(line, col int) (int, error) {
 	if line > n {
 		// Past the last line there is one more position, the empty end of
 		// a file that ends with a newline (or is empty).
-		if line > n+1 || (n > 0 && !ops.EndsWithNewline(l.content)) {
+		if line > n+1 || (n > 0 && !text.EndsWithNewline(l.content)) {
 			return 0, l.linePastEnd(line)
 		}
 		if col != 1 {
@@ -95,7 +95,7 @@ func (l *locator) linePastEnd(line int) error {
 	if n == 0 {
 		return fmt.Errorf("line %d is past the end of %s, which is empty; use line 1, column 1 (or offset 0)", line, l.path)
 	}
-	if ops.EndsWithNewline(l.content) {
+	if text.EndsWithNewline(l.content) {
 		return fmt.Errorf("line %d is past the end of %s, which has %s; use a line from 1 to %d, or line %d, column 1 for the end of the file",
 			line, l.path, plural(n, "line"), n, n+1)
 	}
@@ -176,7 +176,7 @@ type cursor struct {
 }
 
 func newCursor(content []byte) *cursor {
-	return &cursor{content: content, pos: ops.BOMLen(content), line: 1, col: 1}
+	return &cursor{content: content, pos: text.BOMLen(content), line: 1, col: 1}
 }
 
 // at returns the Position of byte offset b, which must not be before the
@@ -185,7 +185,7 @@ func (c *cursor) at(b int) Position {
 	seg := c.content[c.pos:b]
 	n := utf8.RuneCount(seg)
 	if i := bytes.LastIndexByte(seg, '\n'); i >= 0 {
-		c.line += bytes.Count(seg, []byte(ops.LF))
+		c.line += bytes.Count(seg, []byte(text.LF))
 		c.col = utf8.RuneCount(seg[i+1:]) + 1
 	} else {
 		c.col += n

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/git-edit/git-edit/dialect"
+	"github.com/git-edit/git-edit/ops/dialect"
 )
 
 // ToolName is the tool's name (CLI and MCP).

@@ -1,6 +1,6 @@
 // Package texteditor is the pure logic of the text_editor dialect (view,
 // write, create, str_replace, insert, undo_edit): argument parsing and
-// validation, planning edits as ops.Edit spans, and rendering views. It never
+// validation, planning edits as text.Edit spans, and rendering views. It never
 // touches the disk or git.
 package texteditor
 

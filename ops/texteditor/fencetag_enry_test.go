@@ -7,14 +7,14 @@ import (
 	"github.com/go-enry/go-enry/v2"
 	"github.com/go-enry/go-enry/v2/data"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 	"github.com/git-edit/git-edit/ops/texteditor/internal/lang"
 	"github.com/git-edit/git-edit/ops/texteditor/internal/langgen"
 )
 
 // enryFenceTag is FenceTag as it was when it called go-enry at run time.
 func enryFenceTag(path string, content []byte) string {
-	head := content[ops.BOMLen(content):]
+	head := content[text.BOMLen(content):]
 	if len(head) > LanguageHeadBytes {
 		head = head[:LanguageHeadBytes]
 	}
@@ -41,7 +41,7 @@ func TestFenceTagAgreesWithEnry(t *testing.T) {
 	}
 	for ext := range data.LanguagesByExtension {
 		check("dir/file"+ext, "")
-		check("File"+ext, ops.BOM+"x\n")
+		check("File"+ext, text.BOM+"x\n")
 	}
 	for name := range data.LanguagesByFilename {
 		check("a/b/"+name, "")

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // hasLoneLF reports whether b has a "\n" not preceded by "\r".
@@ -19,7 +19,7 @@ func hasLoneLF(b []byte) bool {
 // when the agent writes "\n".
 func FuzzPlans(f *testing.F) {
 	f.Add([]byte("foo\r\nbar\r\n"), "\nbar", "\nbaz", 1, 1, -1)
-	f.Add([]byte(ops.BOM+"a\nb"), "b", "c\n", 2, 2, 2)
+	f.Add([]byte(text.BOM+"a\nb"), "b", "c\n", 2, 2, 2)
 	f.Add([]byte(""), "x", "", 0, 1, 1)
 	f.Add([]byte("```\naaa\n"), "aa", "a", 0, 1, -1)
 	f.Fuzz(func(t *testing.T, content []byte, oldStr, newStr string, line, start, end int) {
@@ -28,7 +28,7 @@ func FuzzPlans(f *testing.F) {
 
 		pl, err := PlanStrReplace("f", content, oldStr, newStr)
 		if err == nil {
-			got, aerr := ops.ApplyEdits(content, pl.Edits)
+			got, aerr := text.ApplyEdits(content, pl.Edits)
 			if aerr != nil {
 				t.Fatalf("str_replace edits do not apply: %v", aerr)
 			}
@@ -46,16 +46,16 @@ func FuzzPlans(f *testing.F) {
 					t.Fatalf("insert replaces bytes: %+v", e)
 				}
 			}
-			got, aerr := ops.ApplyEdits(content, pl.Edits)
+			got, aerr := text.ApplyEdits(content, pl.Edits)
 			if aerr != nil {
 				t.Fatalf("insert edits do not apply: %v", aerr)
 			}
-			if ops.LineCount(got) <= ops.LineCount(content) {
+			if text.LineCount(got) <= text.LineCount(content) {
 				t.Fatalf("insert added no line: %q -> %q", content, got)
 			}
-			body, _ := ops.TrimEOL(newStr)
-			lastEmpty := (body == "" || strings.HasSuffix(body, "\n")) && line == ops.LineCount(content)
-			if ops.EndsWithNewline(got) != (ops.EndsWithNewline(content) || ops.LineCount(content) == 0 || lastEmpty) {
+			body, _ := text.TrimEOL(newStr)
+			lastEmpty := (body == "" || strings.HasSuffix(body, "\n")) && line == text.LineCount(content)
+			if text.EndsWithNewline(got) != (text.EndsWithNewline(content) || text.LineCount(content) == 0 || lastEmpty) {
 				t.Fatalf("insert changed the final newline: %q -> %q", content, got)
 			}
 			if pureCRLF && agentLF && hasLoneLF(got) {

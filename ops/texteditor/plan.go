@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/ops/codeedit"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // Limits of the dialect, from its spec.
@@ -23,9 +23,9 @@ const (
 // Planned is a planned str_replace or insert: the spans over the content,
 // and for str_replace what they replace.
 type Planned struct {
-	// Edits are spans over the content, for ops.ApplyEdits; none when the
+	// Edits are spans over the content, for text.ApplyEdits; none when the
 	// change would not alter a byte.
-	Edits   []ops.Edit
+	Edits   []text.Edit
 	Offset  int    // byte offset of the replaced text in the content
 	Line    int    // 1-based line where the replaced text starts
 	Old     string // the replaced text as it is in the file (old_str, CRLF-converted if that is how it matched)
@@ -36,9 +36,9 @@ type Planned struct {
 // PlanStrReplace plans replacing the one occurrence of oldStr in content by
 // newStr. path is used in error messages only.
 //
-// Matching is ops.FindExact's: exact, overlapping occurrences included, except
+// Matching is text.FindExact's: exact, overlapping occurrences included, except
 // that in a CRLF file a match may not start in the middle of a "\r\n"; when
-// oldStr is not found, the file's EOL (ops.DetectEOL) is CRLF and oldStr has
+// oldStr is not found, the file's EOL (text.DetectEOL) is CRLF and oldStr has
 // lone "\n", it retries with those converted to "\r\n" (agents usually write
 // "\n"). In a CRLF file newStr's lone "\n" become "\r\n". When the matched
 // text equals the text to write, it returns no edits and a nil error: the
@@ -52,7 +52,7 @@ func PlanStrReplace(path string, content []byte, oldStr, newStr string) (Planned
 	if oldStr == "" {
 		return Planned{}, invalid(`"old_str" is empty, and empty text cannot be located; to add text use "insert" with "insert_line", or "write" to replace the whole file`)
 	}
-	offs, old, fixed := ops.FindExact(content, oldStr)
+	offs, old, fixed := text.FindExact(content, oldStr)
 	switch {
 	case len(offs) == 0:
 		msg := fmt.Errorf("%w in %s; view the file and copy the exact text to replace, including whitespace, indentation and line breaks", ErrNotFound, path)
@@ -62,19 +62,19 @@ func PlanStrReplace(path string, content []byte, oldStr, newStr string) (Planned
 		return Planned{}, msg
 	case len(offs) > 1:
 		return Planned{}, fmt.Errorf("%w in %s: found %d occurrences of old_str%s, at %s; include more surrounding lines in old_str to make it unique",
-			ErrAmbiguous, path, len(offs), overlapNote(offs, len(old)), ops.DescribeLines(ops.OccurrenceLines(content, offs)))
+			ErrAmbiguous, path, len(offs), overlapNote(offs, len(old)), text.DescribeLines(text.OccurrenceLines(content, offs)))
 	}
-	repl := ops.ToEOL(newStr, ops.DetectEOL(content))
-	pl := Planned{Offset: offs[0], Line: ops.OccurrenceLines(content, offs)[0], Old: old, New: repl, CRLFFix: fixed}
+	repl := text.ToEOL(newStr, text.DetectEOL(content))
+	pl := Planned{Offset: offs[0], Line: text.OccurrenceLines(content, offs)[0], Old: old, New: repl, CRLFFix: fixed}
 	if old != repl {
-		pl.Edits = []ops.Edit{{Start: offs[0], End: offs[0] + len(old), New: repl}}
+		pl.Edits = []text.Edit{{Start: offs[0], End: offs[0] + len(old), New: repl}}
 	}
 	return pl, nil
 }
 
 // overlapNote explains a count that surprises: occurrences that overlap.
 func overlapNote(offs []int, n int) string {
-	if ops.Overlapping(offs, n) {
+	if text.Overlapping(offs, n) {
 		return " (some of them overlap)"
 	}
 	return ""
@@ -87,7 +87,7 @@ func overlapNote(offs []int, n int) string {
 // newStr's text forms whole lines: one trailing line ending is optional (it
 // terminates the last line, it is not an extra empty line), so "x" and "x\n"
 // insert the same line, and "x\n\n" inserts "x" and an empty line. The
-// inserted lines take the file's EOL (ops.DetectEOL; "\n" for a file without
+// inserted lines take the file's EOL (text.DetectEOL; "\n" for a file without
 // line endings); lone "\n" in newStr are converted. After the last line of a
 // file without a final newline, the line ending goes before the inserted text
 // and the file still ends without one, unless the last inserted line is
@@ -101,41 +101,41 @@ func PlanInsert(path string, content []byte, insertLine int, newStr string) (Pla
 	if newStr == "" {
 		return Planned{}, invalid(`"new_str" is empty, so there is nothing to insert; give the lines to insert in "new_str"`)
 	}
-	n := ops.LineCount(content)
+	n := text.LineCount(content)
 	if insertLine < 0 || insertLine > n {
 		return Planned{}, fmt.Errorf("%w: insert_line %d is outside %s, which has %s; use a number from 0 (before the first line) to %d (after the last line)",
 			ErrOutOfRange, insertLine, path, plural(n, "line"), n)
 	}
-	eol := ops.DetectEOL(content)
-	body, _ := ops.TrimEOL(ops.ToEOL(newStr, eol))
+	eol := text.DetectEOL(content)
+	body, _ := text.TrimEOL(text.ToEOL(newStr, eol))
 
-	if insertLine == n && n > 0 && !ops.EndsWithNewline(content) {
+	if insertLine == n && n > 0 && !text.EndsWithNewline(content) {
 		if body == "" || strings.HasSuffix(body, "\n") {
 			// The last inserted line is empty, and an empty last line exists
 			// only with a terminator: the file gains a final newline.
-			return Planned{Edits: []ops.Edit{{Start: len(content), End: len(content), New: eol + body + eol}}}, nil
+			return Planned{Edits: []text.Edit{{Start: len(content), End: len(content), New: eol + body + eol}}}, nil
 		}
-		return Planned{Edits: []ops.Edit{{Start: len(content), End: len(content), New: eol + body}}}, nil
+		return Planned{Edits: []text.Edit{{Start: len(content), End: len(content), New: eol + body}}}, nil
 	}
 	// insertLine+1 is in [1, n+1]; for an empty or BOM-only file that is the
 	// end of the content, i.e. after the BOM.
-	off, _ := ops.LineStart(content, insertLine+1)
-	return Planned{Edits: []ops.Edit{{Start: off, End: off, New: body + eol}}}, nil
+	off, _ := text.LineStart(content, insertLine+1)
+	return Planned{Edits: []text.Edit{{Start: off, End: off, New: body + eol}}}, nil
 }
 
 // PlanWrite returns the new content of a file written with fileText. A new
 // file (exists false) gets fileText byte for byte. An existing file keeps its
 // conventions: its BOM, unless fileText starts with one, and its CRLF line
-// endings (ops.DetectEOL), by converting fileText's lone "\n" to "\r\n".
+// endings (text.DetectEOL), by converting fileText's lone "\n" to "\r\n".
 func PlanWrite(old []byte, exists bool, fileText string) []byte {
 	if !exists {
 		return []byte(fileText)
 	}
-	text := ops.ToEOL(fileText, ops.DetectEOL(old))
-	if ops.HasBOM(old) && !strings.HasPrefix(text, ops.BOM) {
-		return append([]byte(ops.BOM), text...)
+	written := text.ToEOL(fileText, text.DetectEOL(old))
+	if text.HasBOM(old) && !strings.HasPrefix(written, text.BOM) {
+		return append([]byte(text.BOM), written...)
 	}
-	return []byte(text)
+	return []byte(written)
 }
 
 func plural(n int, word string) string {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 func TestPlanStrReplace(t *testing.T) {
@@ -27,7 +27,7 @@ func TestPlanStrReplace(t *testing.T) {
 			want: "foo\r\nbaz\r\n", line: 1, crlfFix: true},
 		{name: "CRLF file, leading LF matches a real lone LF", content: "a\r\nb\r\nfoo\nbar\r\n", old: "\nbar", new: "\nbaz",
 			want: "a\r\nb\r\nfoo\r\nbaz\r\n", line: 3},
-		{name: "BOM file, first line", content: ops.BOM + "first\nsecond\n", old: "first", new: "1st", want: ops.BOM + "1st\nsecond\n", line: 1},
+		{name: "BOM file, first line", content: text.BOM + "first\nsecond\n", old: "first", new: "1st", want: text.BOM + "1st\nsecond\n", line: 1},
 		{name: "no final newline, last line", content: "a\nlast", old: "last", new: "final", want: "a\nfinal", line: 2},
 		{name: "no final newline, add lines at end", content: "a\nlast", old: "last", new: "last\nmore", want: "a\nlast\nmore", line: 2},
 		{name: "tabs kept", content: "func f() {\n\treturn 1\n}\n", old: "\treturn 1", new: "\treturn 2", want: "func f() {\n\treturn 2\n}\n", line: 2},
@@ -41,7 +41,7 @@ func TestPlanStrReplace(t *testing.T) {
 			if err != nil {
 				t.Fatalf("err = %v", err)
 			}
-			got, err := ops.ApplyEdits(content, pl.Edits)
+			got, err := text.ApplyEdits(content, pl.Edits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,8 +166,8 @@ func TestPlanInsert(t *testing.T) {
 		{"CRLF file", "a\r\nb\r\n", 1, "x\ny\n", "a\r\nx\r\ny\r\nb\r\n"},
 		{"CRLF file without final newline", "a\r\nb", 2, "x", "a\r\nb\r\nx"},
 		{"CRLF file, agent CRLF kept", "a\r\nb\r\n", 0, "x\r\n", "x\r\na\r\nb\r\n"},
-		{"BOM file at 0 goes after the BOM", ops.BOM + "a\n", 0, "x", ops.BOM + "x\na\n"},
-		{"BOM-only file", ops.BOM, 0, "x", ops.BOM + "x\n"},
+		{"BOM file at 0 goes after the BOM", text.BOM + "a\n", 0, "x", text.BOM + "x\na\n"},
+		{"BOM-only file", text.BOM, 0, "x", text.BOM + "x\n"},
 		{"tabs kept", "\ta\n", 1, "\tb\n", "\ta\n\tb\n"},
 		{"single line without newline, at 0", "a", 0, "x", "x\na"},
 		{"LF file, agent CRLF terminator becomes the file's", "a\n", 1, "x\r\n", "a\nx\n"},
@@ -179,7 +179,7 @@ func TestPlanInsert(t *testing.T) {
 			if err != nil {
 				t.Fatalf("err = %v", err)
 			}
-			got, err := ops.ApplyEdits(content, pl.Edits)
+			got, err := text.ApplyEdits(content, pl.Edits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,15 +226,15 @@ func TestPlanWrite(t *testing.T) {
 		want      string
 	}{
 		{"new file as is", "", false, "a\nb", "a\nb"},
-		{"new file keeps CRLF and BOM given", "", false, ops.BOM + "a\r\nb\n", ops.BOM + "a\r\nb\n"},
+		{"new file keeps CRLF and BOM given", "", false, text.BOM + "a\r\nb\n", text.BOM + "a\r\nb\n"},
 		{"LF file", "x\n", true, "a\nb\n", "a\nb\n"},
 		{"CRLF file converts lone LF", "x\r\ny\r\n", true, "a\nb\r\nc", "a\r\nb\r\nc"},
-		{"BOM file keeps its BOM", ops.BOM + "x\n", true, "a\n", ops.BOM + "a\n"},
-		{"BOM file, text with BOM not doubled", ops.BOM + "x\n", true, ops.BOM + "a\n", ops.BOM + "a\n"},
-		{"BOM + CRLF file", ops.BOM + "x\r\n", true, "a\nb\n", ops.BOM + "a\r\nb\r\n"},
+		{"BOM file keeps its BOM", text.BOM + "x\n", true, "a\n", text.BOM + "a\n"},
+		{"BOM file, text with BOM not doubled", text.BOM + "x\n", true, text.BOM + "a\n", text.BOM + "a\n"},
+		{"BOM + CRLF file", text.BOM + "x\r\n", true, "a\nb\n", text.BOM + "a\r\nb\r\n"},
 		{"existing empty file", "", true, "a\nb", "a\nb"},
 		{"no BOM added to a file without one", "x\n", true, "a", "a"},
-		{"empty text keeps BOM", ops.BOM + "x", true, "", ops.BOM},
+		{"empty text keeps BOM", text.BOM + "x", true, "", text.BOM},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,7 +269,7 @@ func BenchmarkStrReplace10MB(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := ops.ApplyEdits(content, pl.Edits); err != nil {
+		if _, err := text.ApplyEdits(content, pl.Edits); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/git-edit/git-edit/dialect"
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/dialect"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 // ToolName is the tool's name (CLI and MCP).
@@ -38,9 +38,10 @@ Commands: "view" shows the file in a Markdown code block (optional "view_range":
   "required": ["command", "path"],
   "additionalProperties": false
 }`,
-	Run:       runCall,
-	Refuse:    Refusal,
-	Succeeded: func(obj map[string]any) bool { return obj["status"] == "success" },
+	Instructions: []string{`text_editor's undo_edit command reverts the last edit of a file.`},
+	Run:          runCall,
+	Refuse:       Refusal,
+	Succeeded:    func(obj map[string]any) bool { return obj["status"] == "success" },
 	WriteCall: func(path, old, text string) map[string]any {
 		return map[string]any{"command": CmdWrite, "path": path, "file_text": text}
 	},
@@ -123,7 +124,7 @@ func view(ws dialect.Workspace, args Args) (Response, error) {
 	}
 	// A view counts as a read for Edit's read-before-edit check.
 	ws.MarkSeen(args.Path, f.Content)
-	n := ops.LineCount(f.Content)
+	n := text.LineCount(f.Content)
 	msg := fmt.Sprintf("Here is %s (%s):", args.Path, lines(n))
 	if args.ViewRange != nil {
 		end := args.ViewRange[1]

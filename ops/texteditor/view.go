@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 	"github.com/git-edit/git-edit/ops/texteditor/internal/lang"
 )
 
@@ -25,15 +25,15 @@ import (
 // has more than MaxViewChars characters. Those errors wrap ErrTooLarge; range
 // errors wrap ErrOutOfRange; a malformed viewRange wraps ErrInvalidArgs.
 func RenderView(path string, content []byte, viewRange []int) (string, error) {
-	body := content[ops.BOMLen(content):]
+	body := content[text.BOMLen(content):]
 	if viewRange == nil {
 		if len(content) > MaxViewBytes {
 			return "", fmt.Errorf("%w: %s is %s bytes, more than the %s-byte (400 KiB) limit for viewing a whole file; view part of it with \"view_range\": [start, end] (it has %s)",
-				ErrTooLarge, path, thousands(len(content)), thousands(MaxViewBytes), plural(ops.LineCount(content), "line"))
+				ErrTooLarge, path, thousands(len(content)), thousands(MaxViewBytes), plural(text.LineCount(content), "line"))
 		}
 		if n := utf8.RuneCount(body); n > MaxViewChars {
 			return "", fmt.Errorf("%w: %s has %s characters, more than the %s-character limit for viewing a whole file; view part of it with \"view_range\": [start, end] (it has %s)",
-				ErrTooLarge, path, thousands(n), thousands(MaxViewChars), plural(ops.LineCount(content), "line"))
+				ErrTooLarge, path, thousands(n), thousands(MaxViewChars), plural(text.LineCount(content), "line"))
 		}
 		return CodeBlock(path, content), nil
 	}
@@ -42,7 +42,7 @@ func RenderView(path string, content []byte, viewRange []int) (string, error) {
 		return "", invalid(`"view_range" must have exactly 2 numbers, got %d; use [start, end] with 1-based line numbers, or [start, -1] to view to the end of the file`, len(viewRange))
 	}
 	start, end := viewRange[0], viewRange[1]
-	x := ops.NewLineIndex(content)
+	x := text.NewLineIndex(content)
 	n := x.Count()
 	switch {
 	case n == 0:
@@ -71,7 +71,7 @@ func RenderView(path string, content []byte, viewRange []int) (string, error) {
 // limits applied. A newline is added before the closing fence when the text
 // lacks one; the block itself ends with the closing fence (no newline after).
 func CodeBlock(path string, content []byte) string {
-	return fence(FenceTag(path, content), content[ops.BOMLen(content):])
+	return fence(FenceTag(path, content), content[text.BOMLen(content):])
 }
 
 // fence wraps text in a backtick fence longer than any backtick run that
@@ -124,7 +124,7 @@ func fence(tag string, text []byte) string {
 // Linguist's first alias is not used first because it is often not the usual
 // tag (Go's is "golang", Python's "py", JSON's "geojson").
 func FenceTag(path string, content []byte) string {
-	head := content[ops.BOMLen(content):]
+	head := content[text.BOMLen(content):]
 	if len(head) > LanguageHeadBytes {
 		head = head[:LanguageHeadBytes]
 	}

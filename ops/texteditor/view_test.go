@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/text"
 )
 
 func TestFenceTag(t *testing.T) {
@@ -19,7 +19,7 @@ func TestFenceTag(t *testing.T) {
 		{"x.cpp", "int main() {}\n", "cpp"},
 		{"run", "#!/bin/bash\necho hi\n", "shell"},
 		{"Makefile", "all:\n\ttrue\n", "makefile"},
-		{"bom.py", ops.BOM + "x = 1\n", "python"},
+		{"bom.py", text.BOM + "x = 1\n", "python"},
 	}
 	for _, tt := range tests {
 		if got := FenceTag(tt.path, []byte(tt.content)); got != tt.want {
@@ -40,7 +40,7 @@ func TestRenderView(t *testing.T) {
 		{"unknown extension", "a.zzz9", "plain\n", nil, "```\nplain\n```"},
 		{"no final newline gets one before the fence", "a.zzz9", "plain", nil, "```\nplain\n```"},
 		{"empty file", "a.zzz9", "", nil, "```\n```"},
-		{"BOM not shown", "a.zzz9", ops.BOM + "x\n", nil, "```\nx\n```"},
+		{"BOM not shown", "a.zzz9", text.BOM + "x\n", nil, "```\nx\n```"},
 		{"CRLF shown as is", "a.zzz9", "a\r\nb\r\n", nil, "```\na\r\nb\r\n```"},
 		{"backticks inside a line do not grow the fence", "a.zzz9", "say ```` here\n", nil, "```\nsay ```` here\n```"},
 		{"fence grows past a line-start run", "a.zzz9", "```\ncode\n```\n", nil, "````\n```\ncode\n```\n````"},
@@ -51,7 +51,7 @@ func TestRenderView(t *testing.T) {
 		{"range to end", "a.zzz9", "1\n2\n3\n4\n", []int{3, -1}, "```\n3\n4\n```"},
 		{"range single line", "a.zzz9", "1\n2\n3\n4\n", []int{4, 4}, "```\n4\n```"},
 		{"range last line without newline", "a.zzz9", "1\n2", []int{2, -1}, "```\n2\n```"},
-		{"range in BOM CRLF file", "a.zzz9", ops.BOM + "1\r\n2\r\n3\r\n", []int{1, 2}, "```\n1\r\n2\r\n```"},
+		{"range in BOM CRLF file", "a.zzz9", text.BOM + "1\r\n2\r\n3\r\n", []int{1, 2}, "```\n1\r\n2\r\n```"},
 		{"range fence only counts the shown text", "a.zzz9", "````\nx\n", []int{2, 2}, "```\nx\n```"},
 		{"range keeps the file's language", "m.go", goSrc, []int{3, 5}, "```go\nfunc main() {\n\tprintln(\"hi\")\n}\n```"},
 	}
@@ -83,7 +83,7 @@ func TestRenderViewErrors(t *testing.T) {
 			"line out of range: view_range end 2 is outside f.txt, which has 1 line; use an end from 1 to 1, or -1 for the last line", ErrOutOfRange},
 		{"empty file", "", []int{1, -1},
 			`line out of range: f.txt is empty, so it has no lines to show; view it without "view_range"`, ErrOutOfRange},
-		{"BOM-only file", ops.BOM, []int{1, 1},
+		{"BOM-only file", text.BOM, []int{1, 1},
 			`line out of range: f.txt is empty, so it has no lines to show; view it without "view_range"`, ErrOutOfRange},
 		{"start zero", "1\n", []int{0, 1},
 			"line out of range: view_range start 0 is outside f.txt, which has 1 line; use a start from 1 to 1", ErrOutOfRange},
@@ -143,7 +143,7 @@ func TestRenderViewLimits(t *testing.T) {
 }
 
 func TestCodeBlock(t *testing.T) {
-	if got := CodeBlock("x.go", []byte(ops.BOM+"package x")); got != "```go\npackage x\n```" {
+	if got := CodeBlock("x.go", []byte(text.BOM+"package x")); got != "```go\npackage x\n```" {
 		t.Errorf("CodeBlock = %q", got)
 	}
 }

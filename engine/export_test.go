@@ -1,5 +1,0 @@
-package engine
-
-// SetOverlapsOff turns the overlap check off (on with false), for the
-// benchmark that measures what it costs.
-func SetOverlapsOff(off bool) { overlapsOff = off }

@@ -1,0 +1,77 @@
+package ops_test
+
+// The fuzz target of Edit and MultiEdit, and what README promises of them.
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzExactEdit: Edit (mode even) or MultiEdit (odd) on f.txt with fuzzed
+// old and new strings; mode's other bits set replace_all per edit, whether
+// replace_all is sent when false, and whether MultiEdit has one edit or two.
+func FuzzExactEdit(f *testing.F) {
+	env := newFuzzEnv(f)
+	f.Fuzz(func(t *testing.T, content []byte, mode uint8, old1, new1, old2, new2 string) {
+		r := env.get(t)
+		r.reset(t, content)
+		type edit struct {
+			old, new string
+			all      bool
+		}
+		edits := []edit{{old1, new1, mode&2 != 0}}
+		multi := mode&1 != 0
+		if multi && mode&16 == 0 {
+			edits = append(edits, edit{old2, new2, mode&4 != 0})
+		}
+		item := func(e edit) map[string]any {
+			m := map[string]any{"old_string": e.old, "new_string": e.new}
+			if e.all || mode&8 != 0 {
+				m["replace_all"] = e.all
+			}
+			return m
+		}
+		tool, args := "Edit", item(edits[0])
+		if multi {
+			var list []any
+			for _, e := range edits {
+				list = append(list, item(e))
+			}
+			tool, args = "MultiEdit", map[string]any{"edits": list}
+		}
+		args["file_path"] = "f.txt"
+		c := r.run(t, tool, fuzzJSON(t, args), "f.txt")
+
+		// Each edit applies to the result of the previous one. Where an
+		// old_string is not in the file, the Read-prefix retry may apply:
+		// nothing is stated then.
+		if isBinary(content) {
+			mustRefuse().check(t, c, content)
+			return
+		}
+		if !plainLF(content) {
+			return
+		}
+		cur := string(content)
+		for _, e := range edits {
+			o, n := sent(e.old), sent(e.new)
+			switch {
+			case strings.Contains(o+n, "\r"):
+				return
+			case o == "" || o == n:
+				mustRefuse().check(t, c, content)
+				return
+			case !strings.Contains(cur, o):
+				return
+			case e.all:
+				cur = strings.ReplaceAll(cur, o, n)
+			case len(occurrences(cur, o)) != 1:
+				mustRefuse().check(t, c, content)
+				return
+			default:
+				cur = strings.Replace(cur, o, n, 1)
+			}
+		}
+		mustBecome(cur).check(t, c, content)
+	})
+}

@@ -1,0 +1,200 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/repo/session"
+)
+
+// Recorded is what Record did.
+type Recorded struct {
+	session.Recorded
+	// Skipped are changed paths Record left out, and why: anything but a
+	// regular file (a symlink, a FIFO...), a file over edit.maxFileSize, an
+	// unreadable one, a path whose directory is now a symlink.
+	Skipped []Skipped
+}
+
+// Skipped is a changed path that Record did not record.
+type Skipped struct {
+	Path   string
+	Reason error
+}
+
+// Record records, as one `record` commit of the session, every change on
+// disk that the session has not recorded: files modified, created
+// (untracked and not ignored) or deleted since the session's record of
+// them (its tip, or HEAD), in the whole root or under args (files or
+// directories, relative to the engine's directory). A second Record with
+// nothing new records nothing (Commit zero). op is session.OpRecord, or
+// session.OpSync to record the changes as the person's (see
+// session.Session.Record).
+//
+// Its cost follows what changed, not the repository: `git status` says
+// which paths differ from the index and HEAD (repo.StatusPaths), and the
+// paths the session recorded differently from HEAD are added (a shell
+// command may have put one back to HEAD's bytes, which git status does not
+// show). Only those are read and compared, as session.Apply compares them.
+func (e *Engine) Record(ctx context.Context, args []string, op, subject, body string) (Recorded, error) {
+	specs, err := e.recordSpecs(args)
+	if err != nil {
+		return Recorded{}, err
+	}
+	changed, err := e.Repo.StatusPaths(ctx, specs)
+	if err != nil {
+		return Recorded{}, err
+	}
+	differs, err := e.recordedAwayFromHead()
+	if err != nil {
+		return Recorded{}, err
+	}
+	seen := map[string]bool{}
+	var rels []string
+	for _, p := range append(changed, differs...) {
+		if !seen[p] && underAny(p, specs) {
+			seen[p] = true
+			rels = append(rels, p)
+		}
+	}
+	var res Recorded
+	var paths []repo.Path
+	for _, rel := range rels {
+		p, err := e.Repo.ResolveRecorded(e.Repo.Top, rel)
+		if err == nil && p.Rel != rel {
+			err = fmt.Errorf("%w: a directory on the way to %s is now a symlink", repo.ErrPathRefused, rel)
+		}
+		if err == nil {
+			err = e.unrecordable(p)
+		}
+		if err != nil {
+			res.Skipped = append(res.Skipped, Skipped{Path: rel, Reason: err})
+			continue
+		}
+		paths = append(paths, p)
+	}
+	// A path that cannot be read as a file is refused by the session with
+	// a *session.PathError: leave it out, say why, record the rest.
+	for len(paths) > 0 {
+		res.Recorded, err = e.Session.Record(ctx, paths, op, subject, body)
+		pe, ok := errors.AsType[*session.PathError](err)
+		if !ok {
+			break
+		}
+		kept := paths[:0]
+		for _, p := range paths {
+			if p.Rel != pe.Path {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == len(paths) {
+			break // not one of ours: return the error
+		}
+		paths = kept
+		res.Skipped = append(res.Skipped, Skipped{Path: pe.Path, Reason: pe.Err})
+	}
+	return res, err
+}
+
+// unrecordable says why the session would refuse to read p as a file (a
+// symlink, a FIFO, a directory where a file was), found before the lock
+// by a stat: each refusal the session finds would cost Record a whole pass
+// again (lock, read and compare every path), and a shell command can
+// leave many such paths. A regular file (or none) passes; what changes
+// after the stat the session still refuses, and the loop in Record leaves
+// out.
+func (e *Engine) unrecordable(p repo.Path) error {
+	fi, err := os.Lstat(p.Abs)
+	if err != nil || fi.Mode().IsRegular() {
+		return nil
+	}
+	// The session's own reader words the refusal (it reads no bytes of
+	// what is not a regular file).
+	_, err = repo.ReadWorkFile(p, e.Session.MaxFileSize)
+	return err
+}
+
+// recordSpecs turns Record's arguments into paths relative to the worktree
+// top, confined to the root as every path argument is; none (or the top
+// itself) means the whole root: "" when the root is the worktree's top.
+func (e *Engine) recordSpecs(args []string) ([]string, error) {
+	if len(args) == 0 {
+		args = []string{e.Root}
+	}
+	var specs []string
+	for _, arg := range args {
+		// "dir/" names the directory, as in git.
+		if trimmed := strings.TrimRight(arg, "/"); trimmed != "" {
+			arg = trimmed
+		}
+		p, err := e.Repo.ResolveRecordedFrom(e.Root, e.Dir, arg)
+		if err != nil {
+			if errors.Is(err, repo.ErrIsDirectory) && !errors.As(err, new(*repo.NestedRepoError)) {
+				return nil, nil // the worktree's top: everything
+			}
+			return nil, err
+		}
+		specs = append(specs, p.Rel)
+	}
+	return specs, nil
+}
+
+// underAny reports whether path is one of specs or under one (no specs:
+// everything).
+func underAny(path string, specs []string) bool {
+	if len(specs) == 0 {
+		return true
+	}
+	for _, s := range specs {
+		if path == s || strings.HasPrefix(path, s+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// recordedAwayFromHead lists the paths the session touched whose entry in
+// its tip differs from HEAD's: a change on disk that puts one back to
+// HEAD's bytes leaves it clean to `git status`, yet it differs from the
+// session's record.
+func (e *Engine) recordedAwayFromHead() ([]string, error) {
+	tip, err := e.Session.Tip()
+	if err != nil || tip.IsZero() {
+		return nil, err
+	}
+	touched, _, err := e.Session.Touched(tip)
+	if err != nil {
+		return nil, err
+	}
+	head, err := e.Repo.ReadRef("HEAD")
+	if err != nil {
+		return nil, err
+	}
+	tipTree, err := e.Repo.TreeOf(tip)
+	if err != nil {
+		return nil, err
+	}
+	headTree, err := e.Repo.TreeOf(head)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range touched {
+		a, err := e.Repo.EntryAt(tipTree, p)
+		if err != nil {
+			return nil, err
+		}
+		b, err := e.Repo.EntryAt(headTree, p)
+		if err != nil {
+			return nil, err
+		}
+		if a != b {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

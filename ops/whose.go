@@ -1,0 +1,100 @@
+package ops
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/git-edit/git-edit/repo/session"
+	"github.com/git-edit/git-edit/undo"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// OtherSessions says whose change a sync commit of path holds: another
+// session's edit reaches this session only as a sync commit, as a change by
+// hand does. It names the other sessions ("b (1234567)") whose newest
+// change to path at or before until (zero: no bound) is at or after since,
+// and reports whether one of them left path exactly as sync records it:
+// then the sync holds nothing but sessions' edits. Commit times have
+// seconds, so a session whose edit came in the same second as since is
+// named too. A question it cannot answer names nobody.
+func (e *Engine) OtherSessions(path string, since, until time.Time, sync plumbing.Hash) (names []string, recorded bool) {
+	synced, err := e.Repo.FileAt(sync, path)
+	if err != nil {
+		return nil, false
+	}
+	all, err := session.All(e.Repo)
+	if err != nil {
+		return nil, false
+	}
+	for _, s := range all {
+		if s.Name == e.Session.Name {
+			continue
+		}
+		tip, err := s.Tip()
+		if err != nil || tip.IsZero() {
+			continue
+		}
+		last, err := s.LastTouches(tip, []string{path})
+		if err != nil {
+			continue
+		}
+		// The session's newest change of path the sync can hold: its
+		// chain, back to the first at or before until.
+		var c session.Commit
+		for h := last[path]; !h.IsZero(); {
+			got, _, err := s.ReadCommit(h)
+			if err != nil {
+				break
+			}
+			if until.IsZero() || !got.Time.After(until) {
+				c = got
+				break
+			}
+			h = got.Meta.Prev[path]
+		}
+		if c.Hash.IsZero() || c.Time.Before(since) {
+			continue
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", s.Name, c.Short()))
+		if f, err := e.Repo.FileAt(c.Hash, path); err == nil && f.Exists == synced.Exists && bytes.Equal(f.Content, synced.Content) {
+			recorded = true
+		}
+	}
+	return names, recorded
+}
+
+// whoseDiscards fills in, for each discarded sync commit (and disk bytes
+// once recorded as one), the other sessions whose edits it holds (see
+// OtherSessions): the window is from the commit before it on the path's
+// chain to the sync itself.
+func (e *Engine) whoseDiscards(ds []undo.Discard) {
+	for i := range ds {
+		d := &ds[i]
+		if d.Kind == undo.DiscardHead || d.Commit.IsZero() {
+			continue
+		}
+		sc, _, err := e.Session.ReadCommit(d.Commit)
+		if err != nil {
+			continue
+		}
+		var since time.Time
+		if prev := sc.Meta.Prev[d.Path]; !prev.IsZero() {
+			if pc, _, err := e.Session.ReadCommit(prev); err == nil {
+				since = pc.Time
+			}
+		}
+		names, recorded := e.OtherSessions(d.Path, since, sc.Time, d.Commit)
+		d.Sessions, d.ByHand = names, len(names) > 0 && !recorded
+	}
+}
+
+// whoseRefusal fills in the discards of a rollback refused for the
+// person's work (see whoseDiscards), so the refusal says whose they are.
+func (e *Engine) whoseRefusal(err error) {
+	var pw *undo.PersonsWorkError
+	if errors.As(err, &pw) {
+		e.whoseDiscards(pw.Discards)
+	}
+}

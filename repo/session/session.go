@@ -1,0 +1,170 @@
+// Package session is git-edit's record of edits, above the plumbing of
+// package repo. It owns what a session is (its name, its hidden ref
+// refs/edits/<name>, its tip), the transaction every operation runs in
+// (Apply: read under the edit lock, plan, record outside changes as a sync
+// commit or refuse them, store, write the files all or nothing, move the
+// ref), the trailers a session commit carries (Meta), the read-before-edit
+// records, and the questions about all sessions of a repository: the list
+// with each one's summary, and prune.
+//
+// It never interprets the text of a file: the dialects (under ops/, run by
+// package ops) plan the changes, and the history questions (package undo)
+// read the commits it writes.
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// ErrBadName is returned for a session name that cannot be one component
+// of a git ref name.
+var ErrBadName = errors.New("invalid session name")
+
+// refPrefix is where session refs live.
+const refPrefix = "refs/edits/"
+
+// RefName is the hidden ref that records the session name's edits.
+func RefName(name string) string { return refPrefix + name }
+
+// ValidateName accepts names git accepts as one ref component
+// (git check-ref-format), without "/": a session is one ref, never a
+// directory of them. The error wraps ErrBadName and says what to use.
+func ValidateName(name string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("%w %q: %s; use letters, digits, '-', '_' or '.'", ErrBadName, name, why)
+	}
+	switch {
+	case name == "":
+		return bad("it is empty")
+	case name == "@":
+		return bad(`"@" alone is not a ref name`)
+	case strings.HasPrefix(name, "."), strings.HasPrefix(name, "-"):
+		return bad("it may not start with '.' or '-'")
+	case strings.HasSuffix(name, "."), strings.HasSuffix(name, ".lock"):
+		return bad("it may not end with '.' or \".lock\"")
+	case strings.Contains(name, ".."), strings.Contains(name, "@{"):
+		return bad(`it may not contain ".." or "@{"`)
+	case strings.ContainsAny(name, " ~^:?*[\\/"):
+		return bad(`it may not contain spaces or any of ~ ^ : ? * [ \ /`)
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return bad("it may not contain control characters")
+	}
+	return nil
+}
+
+// Session records edits on refs/edits/<Name>.
+type Session struct {
+	Repo *repo.Repo
+	Name string
+	// MaxFileSize bounds the files read for editing (0: no bound).
+	MaxFileSize int64
+	// LineStat, when set, counts the lines a change adds and removes,
+	// from the blobs before and after as stored; Apply records the counts
+	// in the commit (Edit-Stat) so that logs never diff blobs again. The
+	// engine sets it: the session never interprets text itself.
+	LineStat func(before, after []byte) (added, removed int)
+
+	// idx caches the history index (see index.go), guarded by idxMu.
+	idxMu sync.Mutex
+	idx   *histIndex
+}
+
+// New checks the name (ValidateName) and returns a session of r that reads
+// files up to repo.DefaultMaxFileSize.
+func New(r *repo.Repo, name string) (*Session, error) {
+	if err := ValidateName(name); err != nil {
+		return nil, err
+	}
+	return &Session{Repo: r, Name: name, MaxFileSize: repo.DefaultMaxFileSize}, nil
+}
+
+// Ref is the session's ref name.
+func (s *Session) Ref() string { return RefName(s.Name) }
+
+// SessionName is s.Name, as a method so that readers of a session's
+// history can take an interface (undo.Store) rather than a *Session.
+func (s *Session) SessionName() string { return s.Name }
+
+// ErrBroken: a session's history names a commit that is not in the
+// repository; see BrokenError.
+var ErrBroken = errors.New("session is broken")
+
+// BrokenError is a session whose ref (Tip) or history names Commit, which
+// the repository does not have: `git gc --prune=now` removed it while
+// nothing referenced it, or the object store is damaged. Nothing can be
+// read from or added to such a session, and git gc refuses to run while
+// the ref exists; the way out is deleting the session ref.
+type BrokenError struct {
+	Session string
+	Commit  plumbing.Hash
+	Tip     bool // Commit is the one the ref names, not an older one
+}
+
+func (e *BrokenError) Error() string {
+	where := "commit " + e.Commit.String() + ", in the history of " + RefName(e.Session) + ","
+	if e.Tip {
+		where = RefName(e.Session) + " names commit " + e.Commit.String() + ", which"
+	}
+	return fmt.Sprintf("session %s: %s is missing from the repository (removed by `git gc --prune=now` or corrupted); "+
+		"remove the session with `git edit prune --session %s`, then start again", e.Session, where, e.Session)
+}
+
+// Unwrap makes errors.Is(err, ErrBroken) hold.
+func (e *BrokenError) Unwrap() error { return ErrBroken }
+
+// Tip returns the commit the session's ref points to, the zero hash if
+// there is no such ref. A ref naming a commit the repository does not have
+// fails with a *BrokenError, so that every command says what is wrong and
+// how to get out of it instead of "object not found".
+func (s *Session) Tip() (plumbing.Hash, error) {
+	tip, err := s.Repo.ReadRef(s.Ref())
+	if err != nil || tip.IsZero() {
+		return tip, err
+	}
+	if err := s.Repo.HasObject(tip); err != nil {
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return plumbing.ZeroHash, &BrokenError{Session: s.Name, Commit: tip, Tip: true}
+		}
+		return plumbing.ZeroHash, fmt.Errorf("read %s: %w", s.Ref(), err)
+	}
+	return tip, nil
+}
+
+// All returns every session of r: the refs under refs/edits/ whose names
+// git-edit accepts (others are left out: git-edit did not write them),
+// sorted by name.
+func All(r *repo.Repo) ([]*Session, error) {
+	refs, err := r.ListRefs(refPrefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Session
+	for _, ref := range refs {
+		s, err := New(r, strings.TrimPrefix(ref.Name, refPrefix))
+		if err != nil {
+			continue // a ref git-edit would not have written
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// stateDir is where the session keeps what it keeps besides its ref (the
+// read-before-edit records).
+func (s *Session) stateDir() string {
+	return filepath.Join(s.Repo.StateDir(), "sessions", s.Name)
+}
+
+// RemoveState deletes what git-edit keeps for the session besides its ref
+// (the read-before-edit records); there being none is no error.
+func (s *Session) RemoveState() error {
+	return os.RemoveAll(s.stateDir())
+}

@@ -1,0 +1,370 @@
+package undo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/repo/session"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// ErrPersonsWork is what a rollback without force refuses with (inside a
+// *PersonsWorkError) when it would remove bytes that came from the person,
+// not from the session's agent.
+var ErrPersonsWork = errors.New("rollback would discard your work")
+
+// DiscardKind says why bytes a rollback would remove are the person's.
+type DiscardKind string
+
+const (
+	// DiscardSync: a sync commit in the range the rollback reverses
+	// recorded the person's change to the path.
+	DiscardSync DiscardKind = "sync"
+	// DiscardHead: HEAD's version of the path differs from the session's
+	// base (the person committed or rebased since the session started), and
+	// the rollback would write something else: it would revert that
+	// committed change in the worktree.
+	DiscardHead DiscardKind = "head"
+	// DiscardDisk: the path differs on disk now from the session's record;
+	// a forced rollback records it as a sync commit first, then overwrites
+	// it.
+	DiscardDisk DiscardKind = "disk"
+)
+
+// Discard is one piece of the person's work a rollback removes from the
+// worktree (it stays in history).
+type Discard struct {
+	Path string
+	Kind DiscardKind
+	// Commit is the sync commit (DiscardSync, and DiscardDisk once Apply
+	// recorded it) or HEAD (DiscardHead).
+	Commit plumbing.Hash
+	// Time is the sync commit's time (DiscardSync).
+	Time time.Time
+	// Base is the commit the session started from (DiscardHead).
+	Base plumbing.Hash
+	// Sessions name the other sessions whose edits the sync commit
+	// (DiscardSync, DiscardDisk once recorded) holds, as "b (1234567)":
+	// another session's edit reaches this one only as a sync commit, like
+	// a change by hand. Empty: the change is the person's (or unknown).
+	// The history package leaves it empty: which sessions exist is the
+	// repository's question (engine fills it in).
+	Sessions []string
+	// ByHand, with Sessions, says the sync commit also holds changes no
+	// session made (by hand or by another tool).
+	ByHand bool
+}
+
+// whose says whose change the discarded bytes are.
+func (d Discard) whose() string {
+	const person = "changes you made outside git-edit"
+	if len(d.Sessions) == 0 {
+		return person
+	}
+	s := "edits of session " + d.Sessions[0]
+	if len(d.Sessions) > 1 {
+		s = "edits of sessions " + strings.Join(d.Sessions, ", ")
+	}
+	if d.ByHand {
+		s += " and " + person
+	}
+	return s
+}
+
+// Fact says, in one line, what the discarded work is and where history
+// keeps it (for the report of a forced rollback).
+func (d Discard) Fact() string {
+	switch d.Kind {
+	case DiscardSync:
+		return fmt.Sprintf("%s: %s, recorded in sync commit %s at %s",
+			d.Path, d.whose(), short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
+	case DiscardHead:
+		return fmt.Sprintf("%s: HEAD's version, changed since the session started from %s (HEAD is now %s; see `git diff %s %s -- %s`)",
+			d.Path, short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), d.Path)
+	default:
+		s := fmt.Sprintf("%s: its bytes on disk, changed outside git-edit", d.Path)
+		if len(d.Sessions) > 0 {
+			s = fmt.Sprintf("%s: its bytes on disk, %s", d.Path, d.whose())
+		}
+		if !d.Commit.IsZero() {
+			s += fmt.Sprintf(" (recorded first as sync commit %s)", short(d.Commit))
+		}
+		return s
+	}
+}
+
+// String says, in one line, what a rollback would discard and why it is
+// the person's (for a refusal).
+func (d Discard) String() string {
+	switch d.Kind {
+	case DiscardSync:
+		return fmt.Sprintf("%s: holds %s, recorded in sync commit %s at %s; rollback would remove them",
+			d.Path, d.whose(), short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
+	case DiscardHead:
+		return fmt.Sprintf("%s: HEAD's version changed since the session started from %s (HEAD is now %s; see `git diff %s %s -- %s`); rollback would revert it in the worktree",
+			d.Path, short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), d.Path)
+	default:
+		return fmt.Sprintf("%s: changed on disk outside git-edit; rollback would overwrite it", d.Path)
+	}
+}
+
+// PersonsWorkError refuses a rollback without force that would discard the
+// person's work; it lists every piece and unwraps to ErrPersonsWork.
+type PersonsWorkError struct {
+	Session  string
+	Discards []Discard
+}
+
+func (e *PersonsWorkError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v, and without --force it never does; nothing was changed:\n", ErrPersonsWork)
+	for _, d := range e.Discards {
+		fmt.Fprintf(&b, "  %s\n", d)
+	}
+	fmt.Fprintf(&b, "Run it again with --force to discard them anyway (they stay in history: `git log -p %s`), or undo single edits of the agent (`git edit undo PATH`), which never overwrites your changes.",
+		session.RefName(e.Session))
+	return b.String()
+}
+
+func (e *PersonsWorkError) Unwrap() error { return ErrPersonsWork }
+
+// Rollback is what a rollback returns to, worked out from the tip it read.
+// It names, for each path, the commit whose record of it the rollback
+// restores; the bytes are read under the lock, through the transaction's
+// reader (see Targets), so that git's conversions of them are bounded by
+// the operation's context and read what decides them once.
+type Rollback struct {
+	// Tip is the session's tip the targets were computed from; To the
+	// commit returned to (zero: the start of the session).
+	Tip, To plumbing.Hash
+	// Base is the commit the session started from: its first commit's
+	// parent (zero on an unborn branch).
+	Base plumbing.Hash
+	// Paths are every path the session touched, in the order of their
+	// first touch.
+	Paths []string
+	// from holds, for each of Paths, the commit that records the state it
+	// returns to (zero: it did not exist).
+	from map[string]plumbing.Hash
+	// Later are the session's own commits after To (edits, undos, redos,
+	// rollbacks; not its sync commits), newest first: the rollback
+	// reverses them.
+	Later []Commit
+	// after holds the session's commits after To (all of them for the
+	// start): the range the rollback reverses.
+	after map[plumbing.Hash]bool
+}
+
+// PrepareRollback works out, from tip, where every path the session
+// touched returns to: its state right after commit to (to zero: before the
+// session, see BeforeSession). Paths first touched after to go back to
+// their state before the session. It reads commits only, no file content.
+func PrepareRollback(s Store, tip, to plumbing.Hash) (Rollback, error) {
+	rb := Rollback{Tip: tip, To: to, from: map[string]plumbing.Hash{}, after: map[plumbing.Hash]bool{}}
+	all, err := Log(s, tip, 0, nil)
+	if err != nil {
+		return rb, err
+	}
+	if len(all) > 0 {
+		rb.Base = all[len(all)-1].Parent
+	}
+	for _, c := range all {
+		if c.Hash == to {
+			break
+		}
+		rb.after[c.Hash] = true
+		if c.Meta.Op != session.OpSync {
+			rb.Later = append(rb.Later, c)
+		}
+	}
+	paths, first, err := Touched(s, tip)
+	if err != nil {
+		return rb, err
+	}
+	var reached map[string]plumbing.Hash
+	if !to.IsZero() {
+		if reached, err = s.LastTouches(to, paths); err != nil {
+			return rb, err
+		}
+	}
+	for _, p := range paths {
+		if _, ok := reached[p]; ok {
+			rb.from[p] = to
+		} else {
+			rb.from[p] = beforeSession(first[p])
+		}
+	}
+	rb.Paths = paths
+	return rb, nil
+}
+
+// Targets reads, through files, the state each of rb.Paths returns to, in
+// the order of Paths.
+func (rb Rollback) Targets(files Files) ([]repo.FileState, error) {
+	out := make([]repo.FileState, 0, len(rb.Paths))
+	for _, p := range rb.Paths {
+		f, err := files.FileAt(rb.from[p], p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// PlanRollback is the plan, under the lock, that puts every path back to
+// its target (see PrepareRollback; read through tx.Reader()), recorded as a rollback commit naming
+// rb.To (or "start"), and what of the person's work it discards: for each
+// path the rollback changes on disk, the sync commits in the range it
+// reverses (not those a later rollback already reverted), HEAD's version if
+// the person committed a change to the path since the session's base, and
+// the disk bytes of a path changed outside git-edit (tx.Outside; only under
+// force do such paths reach the planner). Without force, any discard
+// refuses with *PersonsWorkError. It refuses with ErrMoved when the session
+// moved since rb.Tip.
+func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string) (session.Plan, []Discard, error) {
+	if tx.Tip != rb.Tip {
+		return session.Plan{}, nil, moved(s)
+	}
+	outside := map[string]bool{}
+	for _, p := range tx.Outside {
+		outside[p] = true
+	}
+	files := tx.Reader()
+	targets, err := rb.Targets(files)
+	if err != nil {
+		return session.Plan{}, nil, err
+	}
+	var changes []session.Change
+	var changing []repo.FileState
+	for _, f := range targets {
+		changes = append(changes, session.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
+		if !sameState(tx.Files[f.Path], f) {
+			changing = append(changing, f) // the others stay as they are
+		}
+	}
+	var paths []string
+	for _, f := range changing {
+		paths = append(paths, f.Path)
+	}
+	last, err := s.LastTouches(rb.Tip, paths)
+	if err != nil {
+		return session.Plan{}, nil, err
+	}
+	var discards []Discard
+	var discardedPaths []string
+	for _, f := range changing {
+		n := len(discards)
+		if outside[f.Path] {
+			discards = append(discards, Discard{Path: f.Path, Kind: DiscardDisk})
+		}
+		syncs, err := rb.syncsReversed(s, f.Path, last[f.Path])
+		if err != nil {
+			return session.Plan{}, nil, err
+		}
+		discards = append(discards, syncs...)
+		if tx.Base != rb.Base {
+			head, err := files.FileAt(tx.Base, f.Path)
+			if err != nil {
+				return session.Plan{}, nil, err
+			}
+			base, err := files.FileAt(rb.Base, f.Path)
+			if err != nil {
+				return session.Plan{}, nil, err
+			}
+			if !sameState(head, base) && !sameState(head, f) {
+				discards = append(discards, Discard{Path: f.Path, Kind: DiscardHead, Commit: tx.Base, Base: rb.Base})
+			}
+		}
+		if len(discards) > n {
+			discardedPaths = append(discardedPaths, f.Path)
+		}
+	}
+	if len(discards) > 0 && !force {
+		return session.Plan{}, nil, &PersonsWorkError{Session: s.SessionName(), Discards: discards}
+	}
+	dest, subject := "start", "rollback to the start of session "+s.SessionName()
+	if !rb.To.IsZero() {
+		dest, subject = rb.To.String(), "rollback to "+rb.To.String()[:12]
+	}
+	if len(discardedPaths) > 0 {
+		subject += ", discarding the person's changes to " + listPaths(discardedPaths)
+	}
+	return session.Plan{Changes: changes, Subject: subject, Meta: session.Meta{Op: session.OpRollback, Tool: tool, RollbackTo: dest}}, discards, nil
+}
+
+// syncsReversed lists the sync commits of path in the range the rollback
+// reverses, newest first, following path's Edit-Prev chain from last (the
+// newest commit that touched it). A
+// sync that first touched the path is not one: its bytes are the state
+// before the session, which the rollback restores. An earlier rollback on
+// the chain already reverted everything between itself and the commit it
+// returned to, so the walk continues from there (and ends at a rollback to
+// the start); an undo or redo, from just before the commit it reverts.
+func (rb Rollback) syncsReversed(s Store, path string, last plumbing.Hash) ([]Discard, error) {
+	var out []Discard
+	for c := last; !c.IsZero() && rb.after[c]; {
+		commit, _, err := s.ReadCommit(c)
+		if err != nil {
+			return nil, err
+		}
+		meta := commit.Meta
+		next := meta.Prev[path]
+		switch meta.Op {
+		case session.OpSync:
+			if next.IsZero() {
+				return out, nil
+			}
+			out = append(out, Discard{Path: path, Kind: DiscardSync, Commit: c, Time: commit.Time})
+		case session.OpUndo, session.OpRedo:
+			// An undo or redo put path back as it was just before the
+			// commit it reverts, so the walk goes on from there: past
+			// that commit (a rollback the undo took back no longer
+			// hides the sync commits it had reverted) and past what lay
+			// between (a sync the undo removed is no longer on disk).
+			t, _, err := s.ReadCommit(meta.Undoes)
+			if err != nil {
+				return nil, err
+			}
+			next = t.Meta.Prev[path]
+		case session.OpRollback:
+			if meta.RollbackTo == "start" {
+				return out, nil
+			}
+			if plumbing.IsHash(meta.RollbackTo) {
+				// What that rollback returned path to: its state after
+				// the commit named, or before the session if it had not
+				// been touched by then.
+				reached, err := s.LastTouches(plumbing.NewHash(meta.RollbackTo), []string{path})
+				if err != nil {
+					return nil, err
+				}
+				next = reached[path]
+			}
+		}
+		c = next
+	}
+	return out, nil
+}
+
+// sameState reports whether two states of a path hold the same file.
+func sameState(a, b repo.FileState) bool {
+	if !a.Exists || !b.Exists {
+		return a.Exists == b.Exists
+	}
+	return a.Mode == b.Mode && bytes.Equal(a.Content, b.Content)
+}
+
+// listPaths names paths for a subject line, shortening long lists.
+func listPaths(paths []string) string {
+	if len(paths) <= 3 {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:3], ", "), len(paths)-3)
+}
+
+func short(h plumbing.Hash) string { return h.String()[:7] }

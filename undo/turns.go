@@ -1,0 +1,141 @@
+package undo
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/git-edit/git-edit/repo/session"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// ErrAmbiguous: a name given to rollback --to names more than one thing
+// (an edit, a checkpoint, a turn); the refusal says how to name one.
+var ErrAmbiguous = errors.New("ambiguous name")
+
+// TurnReversals is what `undo --turn turn` takes back: every change the
+// session made in that turn (edits and records carrying Edit-Turn: turn),
+// newest first, each for its paths still in effect at tip. A turn the
+// session never recorded is refused with ErrUnknownEdit, a turn whose
+// changes are all undone already with ErrNothingToUndo naming the undo.
+// The edits are named by the turn, so undo depth does not apply, as it
+// does not to an edit named by its id.
+func TurnReversals(s Store, tip plumbing.Hash, turn string) ([]Reversal, error) {
+	commits, err := Log(s, tip, 0, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []Reversal
+	found := 0
+	var by plumbing.Hash
+	for _, c := range commits {
+		if !session.IsChange(c.Meta.Op) || c.Meta.Turn != turn {
+			continue
+		}
+		found++
+		r := Reversal{Target: Target{Commit: c.Hash, Meta: c.Meta}}
+		for _, p := range c.Meta.Paths {
+			ok, b, err := InEffect(s, tip, c.Hash, p)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				r.Paths = append(r.Paths, p)
+			} else if by.IsZero() {
+				by = b
+			}
+		}
+		if len(r.Paths) > 0 {
+			out = append(out, r)
+		}
+	}
+	switch {
+	case found == 0:
+		return nil, fmt.Errorf("%w: session %q has no edit of turn %s; `git edit log` shows the turns", ErrUnknownEdit, s.SessionName(), turn)
+	case len(out) == 0:
+		return nil, fmt.Errorf("%w: every edit of turn %s was undone already (by %s); re-apply it with `git edit redo %s`", ErrNothingToUndo, turn, short(by), short(by))
+	}
+	return out, nil
+}
+
+// Kinds of thing rollback --to names.
+const (
+	ToEdit       = "edit"
+	ToTurn       = "turn"
+	ToCheckpoint = "checkpoint"
+)
+
+// ResolveTo finds the commit `rollback --to name` returns to, and what
+// name named (ToEdit, ToTurn, ToCheckpoint): an edit as Resolve reads it
+// (the state right after it); a checkpoint's name; a turn's id, for the
+// state right after the turn's newest commit. "turn:T" and
+// "checkpoint:NAME" say which. A bare name that names two different
+// commits as two kinds is refused with ErrAmbiguous; one that names
+// nothing with ErrUnknownEdit, saying what names are read.
+func ResolveTo(s Store, tip plumbing.Hash, name string) (Commit, string, error) {
+	kind, bare := "", name
+	if k, rest, ok := strings.Cut(name, ":"); ok && (k == ToTurn || k == ToCheckpoint) {
+		kind, bare = k, rest
+	}
+	var found []Commit
+	var kinds []string
+	add := func(c Commit, k string) {
+		for _, f := range found {
+			if f.Hash == c.Hash {
+				return // one commit under two names is still one place
+			}
+		}
+		found, kinds = append(found, c), append(kinds, k)
+	}
+	if kind == "" {
+		if c, err := Resolve(s, tip, name); err == nil {
+			add(c, ToEdit)
+		} else if !errors.Is(err, ErrUnknownEdit) {
+			return Commit{}, "", err
+		}
+	}
+	if kind == "" || kind == ToTurn || kind == ToCheckpoint {
+		commits, err := Log(s, tip, 0, nil)
+		if err != nil {
+			return Commit{}, "", err
+		}
+		var cp, turn *Commit
+		for i, c := range commits {
+			if cp == nil && c.Meta.Op == session.OpCheckpoint && c.Meta.Checkpoint == bare && kind != ToTurn {
+				cp = &commits[i]
+			}
+			if turn == nil && c.Meta.Turn == bare && kind != ToCheckpoint {
+				turn = &commits[i] // newest first: the turn's last commit
+			}
+		}
+		if cp != nil {
+			add(*cp, ToCheckpoint)
+		}
+		if turn != nil {
+			add(*turn, ToTurn)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], kinds[0], nil
+	case 0:
+		what := "an edit (a commit id from `git edit log`), a checkpoint's name or a turn's id"
+		switch kind {
+		case ToTurn:
+			what = "a turn's id, as `git edit log` shows the turns"
+		case ToCheckpoint:
+			what = "a checkpoint's name, as `git edit log` shows them"
+		}
+		return Commit{}, "", fmt.Errorf("%w %q in session %q; give %s", ErrUnknownEdit, name, s.SessionName(), what)
+	}
+	var names []string
+	for i, c := range found {
+		n := fmt.Sprintf("%s:%s", kinds[i], bare)
+		if kinds[i] == ToEdit {
+			n = c.Hash.String()
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", n, short(c.Hash)))
+	}
+	return Commit{}, "", fmt.Errorf("%w: %q names %s in session %q; nothing was changed. Say which: %s",
+		ErrAmbiguous, name, strings.Join(kinds, " and "), s.SessionName(), strings.Join(names, " or "))
+}
