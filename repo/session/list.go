@@ -160,6 +160,29 @@ func List(r *repo.Repo) ([]Summary, error) {
 	return sums, nil
 }
 
+// Exists reports whether r has the session name, as List would list it:
+// a ref refs/edits/<name> or state without one (a read-only session). It
+// reads that one ref and that one directory, so that a command on a named
+// session costs the same however many other sessions there are.
+func Exists(r *repo.Repo, name string) (bool, error) {
+	if err := ValidateName(name); err != nil {
+		return false, err
+	}
+	tip, err := r.ReadRef(RefName(name))
+	if err != nil {
+		return false, err
+	}
+	if !tip.IsZero() {
+		return true, nil
+	}
+	s := &Session{Repo: r, Name: name}
+	fi, err := os.Stat(s.stateDir())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("look for the state of session %s: %w", name, err)
+	}
+	return err == nil && fi.IsDir(), nil
+}
+
 // Repository is an open repository as OpenRepository returns it (the
 // plumbing's repo.Repo), named here so that the commands above the session
 // layer need not reach down to repo.
