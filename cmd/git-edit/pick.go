@@ -47,7 +47,8 @@ func pickSession(c *cli.Context, r *session.Repository, stderr io.Writer, quiet 
 			return named, nil
 		}
 	}
-	sums, err := session.List(r)
+	// The tips and their times are all the choice needs: no history index.
+	sums, err := session.Recent(r)
 	if err != nil {
 		return "", refused(err)
 	}

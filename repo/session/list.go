@@ -101,14 +101,22 @@ func readOnly(r *repo.Repo, withRef map[string]bool) ([]Summary, error) {
 // index.go): its cost is its paths, not its commits. A broken session
 // is no error here: its summary says so in Broken, so that listing and
 // pruning still work for the others.
-func (s *Session) Summarize() (Summary, error) {
+func (s *Session) Summarize() (Summary, error) { return s.summarize(true) }
+
+// summarize is Summarize; without counts, it reads the tip commit only
+// (Tip, Last, Broken), not the history index.
+func (s *Session) summarize(counts bool) (Summary, error) {
 	sum := Summary{Name: s.Name, Ref: s.Ref(), Paths: []string{}}
 	tip, err := s.Tip()
 	var tipCommit Commit
+	isSession := false
 	if err == nil && !tip.IsZero() {
-		tipCommit, _, err = s.ReadCommit(tip)
+		tipCommit, isSession, err = s.ReadCommit(tip)
 	}
-	if err == nil && !tip.IsZero() {
+	if err == nil && !counts && isSession {
+		sum.Commits = 1 // at least: the tip's
+	}
+	if err == nil && !tip.IsZero() && counts {
 		err = s.withIndex(tip, func(v view) error {
 			if v.lim != v.x.n-1 {
 				return errIndexStale // the ref moved back: count again
@@ -136,7 +144,15 @@ func (s *Session) Summarize() (Summary, error) {
 // List summarizes every session of r, sorted by name: those with a ref
 // (see All and Summarize; broken ones with Broken set) and those with
 // state but no ref (ReadOnly: sessions that only read files).
-func List(r *repo.Repo) ([]Summary, error) {
+func List(r *repo.Repo) ([]Summary, error) { return list(r, true) }
+
+// Recent is List without the counts and paths (Commits is 1 for a
+// session with commits, 0 otherwise): per session it reads the ref and the
+// tip commit, never the history index, for choosing the most recent
+// session.
+func Recent(r *repo.Repo) ([]Summary, error) { return list(r, false) }
+
+func list(r *repo.Repo, counts bool) ([]Summary, error) {
 	sessions, err := All(r)
 	if err != nil {
 		return nil, err
@@ -144,7 +160,7 @@ func List(r *repo.Repo) ([]Summary, error) {
 	sums := make([]Summary, 0, len(sessions))
 	withRef := map[string]bool{}
 	for _, s := range sessions {
-		sum, err := s.Summarize()
+		sum, err := s.summarize(counts)
 		if err != nil {
 			return nil, err
 		}

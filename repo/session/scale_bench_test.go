@@ -3,7 +3,9 @@ package session_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,6 +70,53 @@ func BenchmarkPackedSessions(b *testing.B) {
 				}
 				if sums, err := session.List(r); err != nil || len(sums) != n {
 					b.Fatal(len(sums), err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSummarizeOversizeIndex reads a session's summary when its
+// history.idx carries junk after a well-formed header (damage, or a
+// hostile cache) of 1 and 32 MiB: the cost should be the session's (a
+// rebuild from its 9 commits), not the file's size.
+func BenchmarkSummarizeOversizeIndex(b *testing.B) {
+	for _, mib := range []int{1, 32} {
+		b.Run(fmt.Sprintf("junk=%dMiB", mib), func(b *testing.B) {
+			dir := gittest.NewWithCommit(b, map[string]string{"a.txt": "a\n"})
+			for i := range 9 {
+				r, err := repo.Open(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, _ := session.New(r, "s")
+				p, _ := r.Resolve(dir, "a.txt")
+				if _, err := s.Apply(context.Background(), []repo.Path{p}, session.RecordOutside, setContent("t", map[string]string{"a.txt": fmt.Sprint(i, "\n")})); err != nil {
+					b.Fatal(err)
+				}
+			}
+			idx := filepath.Join(dir, ".git", "git-edit", "sessions", "s", "history.idx")
+			orig, err := os.ReadFile(idx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lines := strings.SplitN(string(orig), "\n", 3)
+			junk := strings.Repeat("0 0000000000000000000000000000000000000000 0 0000000000000000000000000000000000000000 x\n", mib<<20/86)
+			huge := []byte(lines[0] + "\n" + lines[1] + "\n" + junk)
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				if err := os.WriteFile(idx, huge, 0o666); err != nil { // a rebuild replaces it
+					b.Fatal(err)
+				}
+				r, err := repo.Open(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, _ := session.New(r, "s")
+				b.StartTimer()
+				if sum, err := s.Summarize(); err != nil || sum.Commits != 9 {
+					b.Fatal(sum.Commits, err)
 				}
 			}
 		})
