@@ -153,7 +153,7 @@ func List(r *repo.Repo) ([]Summary, error) { return list(r, true) }
 func Recent(r *repo.Repo) ([]Summary, error) { return list(r, false) }
 
 func list(r *repo.Repo, counts bool) ([]Summary, error) {
-	sessions, err := All(r)
+	sessions, err := all(r) // with the refs that name no commit: Broken says so
 	if err != nil {
 		return nil, err
 	}
