@@ -60,6 +60,8 @@ type Repo struct {
 	// attrReads counts the attribute files Conversions read (see
 	// AttributeReads).
 	attrReads atomic.Int64
+	// clearLocksOnce runs ClearDeadRefLocks once.
+	clearLocksOnce sync.Once
 	// packed caches packed-refs (see packedCache).
 	packed packedCache
 }

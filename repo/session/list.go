@@ -153,6 +153,7 @@ func List(r *repo.Repo) ([]Summary, error) { return list(r, true) }
 func Recent(r *repo.Repo) ([]Summary, error) { return list(r, false) }
 
 func list(r *repo.Repo, counts bool) ([]Summary, error) {
+	r.ClearDeadRefLocks()
 	sessions, err := all(r) // with the refs that name no commit: Broken says so
 	if err != nil {
 		return nil, err
@@ -197,6 +198,28 @@ func Exists(r *repo.Repo, name string) (bool, error) {
 		return false, fmt.Errorf("look for the state of session %s: %w", name, err)
 	}
 	return err == nil && fi.IsDir(), nil
+}
+
+// StuckLocks says, one line each, which session ref locks are left after
+// the dead git-edit processes' are cleared (repo.ClearDeadRefLocks): those
+// of running git-edit processes are left out; each other one is another
+// program's or a crashed git's, which git-edit cannot tell from a running
+// one's, and while it exists the person's `git gc` fails.
+func StuckLocks(r *repo.Repo) ([]string, error) {
+	r.ClearDeadRefLocks()
+	locks, err := r.RefLocks(refPrefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range locks {
+		if r.RefLockLive(l) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s exists and no running git-edit holds it: another git process is updating that ref, or one crashed; "+
+			"while it exists `git gc` fails: if no git is running, delete it", l))
+	}
+	return out, nil
 }
 
 // Repository is an open repository as OpenRepository returns it (the

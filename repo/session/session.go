@@ -78,11 +78,15 @@ type Session struct {
 }
 
 // New checks the name (ValidateName) and returns a session of r that reads
-// files up to repo.DefaultMaxFileSize.
+// files up to repo.DefaultMaxFileSize. The first session made of r clears
+// the ref locks that dead git-edit processes left on any session
+// (repo.ClearDeadRefLocks): a killed git-edit's lock makes the person's
+// `git gc` fail, and its own session may never be written again.
 func New(r *repo.Repo, name string) (*Session, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
+	r.ClearDeadRefLocks()
 	return &Session{Repo: r, Name: name, MaxFileSize: repo.DefaultMaxFileSize}, nil
 }
 
