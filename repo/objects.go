@@ -162,6 +162,16 @@ func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
 // it cannot be read.
 func (r *Repo) HasObject(h plumbing.Hash) error { return r.objects.HasEncodedObject(h) }
 
+// ObjectType is the type of object h: plumbing.ErrObjectNotFound when the
+// repository does not have it (see HasObject).
+func (r *Repo) ObjectType(h plumbing.Hash) (plumbing.ObjectType, error) {
+	obj, err := r.objects.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return plumbing.InvalidObject, err
+	}
+	return obj.Type(), nil
+}
+
 // FileOf loads the content of a recorded entry as the state of path (an
 // entry that does not exist: no file).
 func (r *Repo) FileOf(path string, e Entry) (FileState, error) {

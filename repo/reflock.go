@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -90,17 +92,31 @@ func (r *Repo) lockRef(name string) (*refLock, error) {
 			}
 		} else if err != nil {
 			return nil, fmt.Errorf("lock %s: record the lock: %w", name, err)
-		} else if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		} else if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
+			// Between our create and our flock, another git-edit found
+			// the record unlocked and took it for a dead writer's: it
+			// removes it; try again.
 			f.Close()
-			os.Remove(record)
+			live = true
+			time.Sleep(wait)
+		} else if err != nil {
+			if sameFileAs(f, record) {
+				os.Remove(record)
+			}
+			f.Close()
 			return nil, fmt.Errorf("lock %s: flock %s: %w", name, record, err)
 		} else {
+			Pause("ref-record-locked", record)
 			err := os.Link(record, lockPath)
 			if err == nil {
 				CrashPoint("ref-locked")
 				return &refLock{path: path, lockPath: lockPath, file: f, record: record}, nil
 			}
-			os.Remove(record)
+			// Remove our record only: a clearing git-edit may have
+			// removed it, and another writer made a new one.
+			if sameFileAs(f, record) {
+				os.Remove(record)
+			}
 			f.Close()
 			switch {
 			case errors.Is(err, os.ErrNotExist) || isNotDir(err):
@@ -178,4 +194,96 @@ func (r *Repo) clearDeadRefLocks(names []string) {
 		lockPath := r.refPath(name) + ".lock"
 		clearDeadRecord(lockPath, r.refLockRecord(lockPath))
 	}
+}
+
+// ClearDeadRefLocks removes, once per Repo, every ref lock and record that
+// a dead git-edit left on any ref (see the top of this file), so that a
+// killed git-edit's "<ref>.lock", which makes the person's `git gc` fail,
+// goes at the next git-edit command whatever session it works on. Its cost
+// is one read of git-edit/ref-locks (empty but for crashes and running
+// writers); only a dead record that is still linked as a lock costs a walk
+// of refs/edits/ to find that lock. Errors are ignored: what is left is
+// tried again by the next command, and refused by name by lockRef.
+func (r *Repo) ClearDeadRefLocks() {
+	r.clearLocksOnce.Do(r.clearAllDeadRefLocks)
+}
+
+func (r *Repo) clearAllDeadRefLocks() {
+	dir := filepath.Join(r.StateDir(), "ref-locks")
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return
+	}
+	linked := map[string]bool{} // dead records still linked elsewhere
+	for _, e := range entries {
+		record := filepath.Join(dir, e.Name())
+		f, err := os.OpenFile(record, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			continue
+		}
+		dead := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil
+		var st syscall.Stat_t
+		if dead && syscall.Fstat(int(f.Fd()), &st) == nil && st.Nlink > 1 {
+			linked[record] = true
+		} else if dead && st.Nlink == 1 && sameFileAs(f, record) {
+			os.Remove(record) // died before linking its lock
+		}
+		f.Close()
+	}
+	if len(linked) == 0 {
+		return
+	}
+	// Find the locks of the dead records: each is "<ref>.lock" under
+	// refs/ whose record name is theirs.
+	root := filepath.Join(r.CommonDir, "refs")
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".lock") {
+			return nil
+		}
+		if record := r.refLockRecord(path); linked[record] {
+			clearDeadRecord(path, record)
+			delete(linked, record)
+		}
+		return nil
+	})
+	// The others are second names of their ref's file: the writer died
+	// after renaming its lock onto the ref.
+	for record := range linked {
+		clearDeadRecord("", record)
+	}
+}
+
+// RefLocks lists the "<ref>.lock" files under prefix (such as
+// "refs/edits/") in the common dir: after ClearDeadRefLocks, those of
+// running writers and those git-edit cannot tell from a running writer's
+// (another program's, or one left by a crashed git).
+func (r *Repo) RefLocks(prefix string) ([]string, error) {
+	var out []string
+	root := filepath.Join(r.CommonDir, filepath.FromSlash(prefix))
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return filepath.SkipDir
+		}
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".lock") {
+			out = append(out, path)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("list the locks under %s: %w", prefix, err)
+	}
+	return out, nil
+}
+
+// RefLockLive reports whether lockPath is held by a running git-edit.
+func (r *Repo) RefLockLive(lockPath string) bool {
+	f, err := os.OpenFile(r.refLockRecord(lockPath), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return sameFileAs(f, lockPath) && syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil
 }

@@ -5,12 +5,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -66,16 +70,87 @@ func (r *Repo) ListRefs(prefix string) ([]Ref, error) {
 	return refs, nil
 }
 
-// packedRefs reads packed-refs as a map.
+// packedCache is packed-refs as last parsed, with the identity of the file
+// it was parsed from. git rewrites packed-refs only by renaming a new file
+// over it, so a file with the same inode, size, mtime and ctime holds the
+// same refs: git's own check (stat_validity_check in refs/packed-backend.c).
+// Without it, every ReadRef of a packed ref parsed the whole file, and a
+// command over N packed sessions cost N passes (quadratic).
+type packedCache struct {
+	mu    sync.Mutex
+	ident packedIdent
+	refs  map[string]plumbing.Hash
+	reads atomic.Int64 // how many times the file was parsed (tests)
+}
+
+type packedIdent struct {
+	dev, ino, size   uint64
+	mtimeNs, ctimeNs int64
+}
+
+func identOf(fi os.FileInfo) (packedIdent, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return packedIdent{}, false
+	}
+	return packedIdent{dev: uint64(st.Dev), ino: st.Ino, size: uint64(st.Size),
+		mtimeNs: st.Mtim.Nano(), ctimeNs: st.Ctim.Nano()}, true
+}
+
+// packedRefs returns packed-refs as a map, parsed once per version of the
+// file (see packedCache). The caller must not change the map.
 func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
-	refs := map[string]plumbing.Hash{}
-	b, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs"))
-	if errors.Is(err, os.ErrNotExist) {
-		return refs, nil
+	c := &r.packed
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	path := filepath.Join(r.CommonDir, "packed-refs")
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) || isNotDir(err) {
+		c.refs = nil
+		return map[string]plumbing.Hash{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read packed-refs: %w", err)
 	}
+	if id, ok := identOf(fi); ok && c.refs != nil && id == c.ident {
+		return c.refs, nil
+	}
+	// Identify the file read by its descriptor: the one parsed, even if
+	// git renames another over the name meanwhile.
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		c.refs = nil
+		return map[string]plumbing.Hash{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read packed-refs: %w", err)
+	}
+	defer f.Close()
+	fi, err = f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read packed-refs: %w", err)
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("read packed-refs: %w", err)
+	}
+	c.reads.Add(1)
+	refs, err := parsePackedRefs(b)
+	if err != nil {
+		return nil, err
+	}
+	c.refs, c.ident = nil, packedIdent{}
+	if id, ok := identOf(fi); ok {
+		c.refs, c.ident = refs, id
+	}
+	return refs, nil
+}
+
+// PackedRefsReads counts the times packed-refs was read and parsed.
+func (r *Repo) PackedRefsReads() int64 { return r.packed.reads.Load() }
+
+func parsePackedRefs(b []byte) (map[string]plumbing.Hash, error) {
+	refs := map[string]plumbing.Hash{}
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
@@ -88,7 +163,10 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 			refs[name] = plumbing.NewHash(hash)
 		}
 	}
-	return refs, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read packed-refs: %w", err)
+	}
+	return refs, nil
 }
 
 // DeleteRef removes ref name if it still points to old; see DeleteRefs.

@@ -60,6 +60,10 @@ type Repo struct {
 	// attrReads counts the attribute files Conversions read (see
 	// AttributeReads).
 	attrReads atomic.Int64
+	// clearLocksOnce runs ClearDeadRefLocks once.
+	clearLocksOnce sync.Once
+	// packed caches packed-refs (see packedCache).
+	packed packedCache
 }
 
 // objectStore is how repo reaches objects. Reads go through packidx, whose

@@ -39,8 +39,16 @@ func pickSession(c *cli.Context, r *session.Repository, stderr io.Writer, quiet 
 		if err := session.ValidateName(named); err != nil {
 			return "", err
 		}
+		// A named session is looked up alone: listing every session would
+		// make each command cost the number of sessions.
+		if ok, err := session.Exists(r, named); err != nil {
+			return "", refused(err)
+		} else if ok {
+			return named, nil
+		}
 	}
-	sums, err := session.List(r)
+	// The tips and their times are all the choice needs: no history index.
+	sums, err := session.Recent(r)
 	if err != nil {
 		return "", refused(err)
 	}

@@ -79,6 +79,13 @@ func sessionsCommand() *cli.Command {
 			if err != nil {
 				return refused(err)
 			}
+			stuck, err := session.StuckLocks(r)
+			if err != nil {
+				return refused(err)
+			}
+			for _, l := range stuck {
+				fmt.Fprintln(c.App.ErrWriter, "warning:", l)
+			}
 			shared, err := session.Shared(r, sums)
 			if err != nil {
 				return refused(err)

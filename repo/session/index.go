@@ -133,6 +133,11 @@ func (x *histIndex) loadDisk(s *Session) error {
 		return errIndexStale
 	}
 	defer f.Close()
+	// The file must hold the ids the header counts before they are read:
+	// a count that lies costs a stat, not its size in memory.
+	if st, err := f.Stat(); err != nil || st.Size() < int64(x.persisted)*20 {
+		return errIndexStale
+	}
 	b := make([]byte, x.persisted*20)
 	if _, err := io.ReadFull(f, b); err != nil {
 		return errIndexStale
@@ -251,37 +256,51 @@ func (s *Session) readIndex() *histIndex {
 	if err != nil {
 		return newIndex()
 	}
-	b, err := io.ReadAll(f)
-	f.Close()
-	if err != nil {
-		return newIndex()
-	}
-	x, err := parseIndex(b)
+	defer f.Close()
+	x, err := parseIndex(f)
 	if err != nil {
 		return newIndex()
 	}
 	return x
 }
 
-func parseIndex(b []byte) (*histIndex, error) {
+// maxIndexLine bounds a line of the path table: two commit numbers, two
+// ids, four spaces, and a path of up to 4096 bytes, each quoted as up to
+// four (strconv.Quote's \xNN), and the newline.
+const maxIndexLine = 2*20 + 2*40 + 4 + 4*4096 + 2 + 1
+
+// parseIndex reads an index from r, one line at a time, checking its
+// checksum as it goes: what it reads is bounded by what the header
+// declares (a file larger than its declared path table could be is
+// refused before the table is read), and it holds the parsed table, never
+// the file's bytes, so a huge or damaged file costs a stat and a header,
+// not its size in memory.
+func parseIndex(r io.Reader) (*histIndex, error) {
 	bad := errors.New("malformed history index")
 	x := newIndex()
-	// The last line is the checksum of all before it.
-	i := bytes.LastIndex(b, []byte("\ncrc "))
-	if i < 0 || !bytes.HasSuffix(b, []byte("\n")) {
-		return nil, bad
-	}
-	body := b[:i+1]
-	if want, err := strconv.ParseUint(string(b[i+5:len(b)-1]), 16, 32); err != nil || uint32(want) != crc32.Checksum(body, castagnoli) {
-		return nil, bad
-	}
-	sc := bufio.NewScanner(bytes.NewReader(body))
-	sc.Buffer(nil, 1<<20)
+	sum := crc32.New(castagnoli)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxIndexLine)
+	// Lines are split at '\n' only, kept whole, so that the checksum is of
+	// the bytes as written.
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			return i + 1, data[:i+1], nil
+		}
+		if atEOF && len(data) > 0 {
+			return 0, nil, bad // no newline at the end
+		}
+		return 0, nil, nil
+	})
+	read := 0 // bytes of the lines read so far
 	line := func() (string, bool) {
 		if !sc.Scan() {
 			return "", false
 		}
-		return sc.Text(), true
+		b := sc.Bytes()
+		read += len(b)
+		sum.Write(b)
+		return string(b[:len(b)-1]), true
 	}
 	if l, ok := line(); !ok || l != indexMagic {
 		return nil, bad
@@ -295,6 +314,13 @@ func parseIndex(b []byte) (*histIndex, error) {
 	}
 	if !plumbing.IsHash(tip) || !plumbing.IsHash(base) || x.n < 1 || x.edits < 0 || x.edits > x.n || nPaths < 0 {
 		return nil, bad
+	}
+	// The file can be no larger than its header, nPaths lines and the
+	// checksum line.
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err != nil || st.Size() > int64(read)+int64(nPaths)*maxIndexLine+int64(len("crc 00000000\n")) {
+			return nil, bad
+		}
 	}
 	x.tip, x.base, x.persisted = plumbing.NewHash(tip), plumbing.NewHash(base), x.n
 	x.ptip = x.tip
@@ -319,7 +345,8 @@ func parseIndex(b []byte) (*histIndex, error) {
 		x.touches[p] = &touch{first: first, last: last, firstHash: plumbing.NewHash(f[1]), lastHash: plumbing.NewHash(f[3])}
 		x.paths = append(x.paths, p)
 	}
-	if _, ok := line(); ok || sc.Err() != nil {
+	want := sum.Sum32()
+	if !sc.Scan() || sc.Text() != fmt.Sprintf("crc %08x\n", want) || sc.Scan() || sc.Err() != nil {
 		return nil, bad
 	}
 	return x, nil

@@ -1,10 +1,14 @@
 package session_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -227,4 +231,58 @@ func TestIndexReadersDuringWrites(t *testing.T) {
 	case <-done:
 	}
 	gittest.Git(t, dir, "fsck", "--strict")
+}
+
+// TestAttackHugeIndexIsNotReadWhole: a history.idx of 48 MiB behind a
+// well-formed header (a damaged or hostile cache) is refused by its size
+// against what its header declares, before its table is read: reading the
+// session's summary allocates a small fraction of the file, and the
+// answers, rebuilt from the commits, are right. A commits count that lies
+// (a header saying 2^40 commits) costs a stat of history.commits, not an
+// allocation of its claimed size.
+func TestAttackHugeIndexIsNotReadWhole(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	edits(t, dir, "s", 0, 9) // the index is written
+	state := filepath.Join(dir, ".git", "git-edit", "sessions", "s")
+	orig, err := os.ReadFile(filepath.Join(state, "history.idx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(orig), "\n"), "\n")
+	const junk = 48 << 20
+	huge := append([]byte(lines[0]+"\n"+lines[1]+"\n"), bytes.Repeat([]byte("0 0000000000000000000000000000000000000000 0 0000000000000000000000000000000000000000 x\n"), junk/86)...)
+	must(t, os.WriteFile(filepath.Join(state, "history.idx"), huge, 0o666))
+
+	_, s, err := openSession(dir, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	sum, err := s.Summarize()
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Commits != 9 || sum.Edits != 9 {
+		t.Errorf("summary: %d commits, %d edits; want 9, 9", sum.Commits, sum.Edits)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > junk/8 {
+		t.Errorf("reading the summary over a %d MiB index allocated %d MiB: the file was read whole", junk>>20, alloc>>20)
+	}
+
+	// A header that counts 2^40 commits, checksummed: the ids file is
+	// stat'ed, not read into a buffer of that size.
+	fields := strings.Fields(lines[1])
+	fields[2] = strconv.Itoa(1 << 40)
+	lines[1] = strings.Join(fields, " ")
+	must(t, os.WriteFile(filepath.Join(state, "history.idx"), session.ResealIndex(lines[:len(lines)-1]), 0o666))
+	_, s, err = openSession(dir, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Matching(plumbing.NewHash(gittest.Rev(t, dir, "refs/edits/s")), "0"); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -101,14 +101,22 @@ func readOnly(r *repo.Repo, withRef map[string]bool) ([]Summary, error) {
 // index.go): its cost is its paths, not its commits. A broken session
 // is no error here: its summary says so in Broken, so that listing and
 // pruning still work for the others.
-func (s *Session) Summarize() (Summary, error) {
+func (s *Session) Summarize() (Summary, error) { return s.summarize(true) }
+
+// summarize is Summarize; without counts, it reads the tip commit only
+// (Tip, Last, Broken), not the history index.
+func (s *Session) summarize(counts bool) (Summary, error) {
 	sum := Summary{Name: s.Name, Ref: s.Ref(), Paths: []string{}}
 	tip, err := s.Tip()
 	var tipCommit Commit
+	isSession := false
 	if err == nil && !tip.IsZero() {
-		tipCommit, _, err = s.ReadCommit(tip)
+		tipCommit, isSession, err = s.ReadCommit(tip)
 	}
-	if err == nil && !tip.IsZero() {
+	if err == nil && !counts && isSession {
+		sum.Commits = 1 // at least: the tip's
+	}
+	if err == nil && !tip.IsZero() && counts {
 		err = s.withIndex(tip, func(v view) error {
 			if v.lim != v.x.n-1 {
 				return errIndexStale // the ref moved back: count again
@@ -136,15 +144,24 @@ func (s *Session) Summarize() (Summary, error) {
 // List summarizes every session of r, sorted by name: those with a ref
 // (see All and Summarize; broken ones with Broken set) and those with
 // state but no ref (ReadOnly: sessions that only read files).
-func List(r *repo.Repo) ([]Summary, error) {
-	sessions, err := All(r)
+func List(r *repo.Repo) ([]Summary, error) { return list(r, true) }
+
+// Recent is List without the counts and paths (Commits is 1 for a
+// session with commits, 0 otherwise): per session it reads the ref and the
+// tip commit, never the history index, for choosing the most recent
+// session.
+func Recent(r *repo.Repo) ([]Summary, error) { return list(r, false) }
+
+func list(r *repo.Repo, counts bool) ([]Summary, error) {
+	r.ClearDeadRefLocks()
+	sessions, err := all(r) // with the refs that name no commit: Broken says so
 	if err != nil {
 		return nil, err
 	}
 	sums := make([]Summary, 0, len(sessions))
 	withRef := map[string]bool{}
 	for _, s := range sessions {
-		sum, err := s.Summarize()
+		sum, err := s.summarize(counts)
 		if err != nil {
 			return nil, err
 		}
@@ -158,6 +175,51 @@ func List(r *repo.Repo) ([]Summary, error) {
 	sums = append(sums, ro...)
 	slices.SortFunc(sums, func(a, b Summary) int { return strings.Compare(a.Name, b.Name) })
 	return sums, nil
+}
+
+// Exists reports whether r has the session name, as List would list it:
+// a ref refs/edits/<name> or state without one (a read-only session). It
+// reads that one ref and that one directory, so that a command on a named
+// session costs the same however many other sessions there are.
+func Exists(r *repo.Repo, name string) (bool, error) {
+	if err := ValidateName(name); err != nil {
+		return false, err
+	}
+	tip, err := r.ReadRef(RefName(name))
+	if err != nil {
+		return false, err
+	}
+	if !tip.IsZero() {
+		return true, nil
+	}
+	s := &Session{Repo: r, Name: name}
+	fi, err := os.Stat(s.stateDir())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("look for the state of session %s: %w", name, err)
+	}
+	return err == nil && fi.IsDir(), nil
+}
+
+// StuckLocks says, one line each, which session ref locks are left after
+// the dead git-edit processes' are cleared (repo.ClearDeadRefLocks): those
+// of running git-edit processes are left out; each other one is another
+// program's or a crashed git's, which git-edit cannot tell from a running
+// one's, and while it exists the person's `git gc` fails.
+func StuckLocks(r *repo.Repo) ([]string, error) {
+	r.ClearDeadRefLocks()
+	locks, err := r.RefLocks(refPrefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range locks {
+		if r.RefLockLive(l) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s exists and no running git-edit holds it: another git process is updating that ref, or one crashed; "+
+			"while it exists `git gc` fails: if no git is running, delete it", l))
+	}
+	return out, nil
 }
 
 // Repository is an open repository as OpenRepository returns it (the

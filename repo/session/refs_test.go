@@ -284,3 +284,81 @@ func TestAttackDeleteRefsDeletesNothingWhenOneMoved(t *testing.T) {
 		})
 	}
 }
+
+// Item 2 of issue 22: a git-edit killed holding refs/edits/a.lock made the
+// person's `git gc` fail until a later git-edit wrote session a, which an
+// MCP server (a new session at every start) never does. Any command, on
+// any session, and `sessions` clear it; a lock no running git-edit holds
+// and git-edit cannot clear (another program's) is named by StuckLocks and
+// left exactly as it is; a running writer's lock is neither removed nor
+// named.
+func TestAttackDeadWritersRefLockClearedByAnyCommand(t *testing.T) {
+	for _, how := range []string{"a command on another session", "sessions"} {
+		t.Run(how, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "0\n", "b.txt": "0\n", "c.txt": "0\n"})
+			if err := editSession(t, dir, "a", "1\n"); err != nil {
+				t.Fatal(err)
+			}
+			killedHoldingRefLock(t, dir, "a")
+			if _, err := gittest.GitErr(dir, "gc", "-q"); err == nil {
+				t.Log("git gc passes beside a ref lock with this git")
+			}
+			// A lock of another program's, at session c: never removed.
+			gittest.WriteFile(t, dir, ".git/refs/edits/c.lock", "another program's\n")
+			// A running writer, stopped holding session b's lock.
+			writer := startWriter(t, dir, "b", "hang:ref-locked")
+			defer writer.Process.Kill()
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				if _, err := os.Stat(refLockPath(dir, "b")); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the writer did not take its lock")
+				}
+			}
+
+			r, err := repo.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if how == "sessions" {
+				if _, err := session.List(r); err != nil {
+					t.Fatal(err)
+				}
+			} else if _, err := session.New(r, "other"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(refLockPath(dir, "a")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the dead writer's lock is still there: %v", err)
+			}
+			if _, err := os.Stat(refLockPath(dir, "b")); err != nil {
+				t.Errorf("the running writer's lock was removed: %v", err)
+			}
+			if got := gittest.ReadFile(t, dir, ".git/refs/edits/c.lock"); got != "another program's\n" {
+				t.Errorf("another program's lock became %q", got)
+			}
+			stuck, err := session.StuckLocks(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stuck) != 1 || !strings.Contains(stuck[0], refLockPath(dir, "c")) || !strings.Contains(stuck[0], "delete it") {
+				t.Errorf("StuckLocks = %q; want only c.lock, named with what to do", stuck)
+			}
+			writer.Process.Kill()
+			writer.Wait()
+			must(t, os.Remove(refLockPath(dir, "c")))
+			r, err = repo.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := session.List(r); err != nil {
+				t.Fatal(err)
+			}
+			if left := leftovers(t, dir); len(left) != 0 {
+				t.Errorf("left behind: %v", left)
+			}
+			gittest.Git(t, dir, "gc", "-q")
+			gittest.Fsck(t, dir)
+		})
+	}
+}

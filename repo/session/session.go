@@ -78,11 +78,15 @@ type Session struct {
 }
 
 // New checks the name (ValidateName) and returns a session of r that reads
-// files up to repo.DefaultMaxFileSize.
+// files up to repo.DefaultMaxFileSize. The first session made of r clears
+// the ref locks that dead git-edit processes left on any session
+// (repo.ClearDeadRefLocks): a killed git-edit's lock makes the person's
+// `git gc` fail, and its own session may never be written again.
 func New(r *repo.Repo, name string) (*Session, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
+	r.ClearDeadRefLocks()
 	return &Session{Repo: r, Name: name, MaxFileSize: repo.DefaultMaxFileSize}, nil
 }
 
@@ -106,9 +110,17 @@ type BrokenError struct {
 	Session string
 	Commit  plumbing.Hash
 	Tip     bool // Commit is the one the ref names, not an older one
+	// Type is set when the ref names an object that is there but is no
+	// commit ("tag", "tree", "blob"): git-edit never writes such a ref; a
+	// push or fetch of a tag into refs/edits/ leaves one.
+	Type string
 }
 
 func (e *BrokenError) Error() string {
+	if e.Type != "" {
+		return fmt.Sprintf("session %s: %s names a %s (object %s), not a commit: git-edit did not write it (a push or fetch of a tag into refs/edits/ leaves one); "+
+			"remove it with `git edit prune --session %s`, or move it with git update-ref", e.Session, RefName(e.Session), e.Type, e.Commit, e.Session)
+	}
 	where := "commit " + e.Commit.String() + ", in the history of " + RefName(e.Session) + ","
 	if e.Tip {
 		where = RefName(e.Session) + " names commit " + e.Commit.String() + ", which"
@@ -129,19 +141,48 @@ func (s *Session) Tip() (plumbing.Hash, error) {
 	if err != nil || tip.IsZero() {
 		return tip, err
 	}
-	if err := s.Repo.HasObject(tip); err != nil {
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return plumbing.ZeroHash, &BrokenError{Session: s.Name, Commit: tip, Tip: true}
-		}
+	typ, err := s.Repo.ObjectType(tip)
+	switch {
+	case errors.Is(err, plumbing.ErrObjectNotFound):
+		return plumbing.ZeroHash, &BrokenError{Session: s.Name, Commit: tip, Tip: true}
+	case err != nil:
 		return plumbing.ZeroHash, fmt.Errorf("read %s: %w", s.Ref(), err)
+	case typ != plumbing.CommitObject:
+		return plumbing.ZeroHash, &BrokenError{Session: s.Name, Commit: tip, Tip: true, Type: typ.String()}
 	}
 	return tip, nil
 }
 
 // All returns every session of r: the refs under refs/edits/ whose names
-// git-edit accepts (others are left out: git-edit did not write them),
-// sorted by name.
+// git-edit accepts, sorted by name. Refs git-edit did not write are left
+// out, so that one of them never fails a question about all sessions (log
+// --all, show): those whose names it would not accept, and those that name
+// an object that is there but is no commit (a tag pushed or fetched into
+// refs/edits/); List reports the latter, with how to remove them.
 func All(r *repo.Repo) ([]*Session, error) {
+	sessions, err := all(r)
+	if err != nil {
+		return nil, err
+	}
+	out := sessions[:0]
+	for _, s := range sessions {
+		if _, err := s.Tip(); notCommit(err) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// notCommit reports a *BrokenError for a ref naming an object that is no
+// commit.
+func notCommit(err error) bool {
+	var broken *BrokenError
+	return errors.As(err, &broken) && broken.Type != ""
+}
+
+// all is All with the refs that name no commit.
+func all(r *repo.Repo) ([]*Session, error) {
 	refs, err := r.ListRefs(refPrefix)
 	if err != nil {
 		return nil, err
