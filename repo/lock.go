@@ -26,7 +26,7 @@ func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, "lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := OpenStateFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("open edit lock %s: %w", path, err)
 	}
@@ -40,7 +40,7 @@ func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 // it returns at once.
 func (r *Repo) LockShared(ctx context.Context) (unlock func(), err error) {
 	path := filepath.Join(r.StateDir(), "lock")
-	f, err := os.Open(path)
+	f, err := OpenStateFile(path, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return func() {}, nil
 	}
