@@ -309,6 +309,16 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		return false, readOnlyError(p.Rel)
 	}
 	perm, owner, setPerm := newFileAttrs(cur, exists, want)
+	// The extended attributes (ACLs, labels) go with the inode: read them
+	// from the file now, to give them to ours (keepXattrs); the file
+	// checked before the swap must be this one (attrsFrom).
+	var attrs []xattr
+	var attrsFrom fileInfo
+	if exists {
+		if attrs, attrsFrom, err = xattrsAt(d, name, p.Rel); err != nil {
+			return false, err
+		}
+	}
 	removeStaleTemps(d, name)
 	tmp := tempName(name)
 	fd, err := unix.Openat(d.fd(), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
@@ -336,6 +346,9 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		if err := keepOwner(f, p.Rel, *owner); err != nil {
 			return fail(err)
 		}
+	}
+	if err := keepXattrs(f, p.Rel, attrs, perm); err != nil {
+		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
 		return fail(fmt.Errorf("sync %s: %w", p.Rel, err))
@@ -390,6 +403,12 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		removeTmp()
 		return false, fmt.Errorf("inspect %s: %w", p.Rel, err)
 	}
+	if !checked.same(attrsFrom) {
+		// Saved over since its attributes were read: ours has another
+		// file's.
+		removeTmp()
+		return false, changedError(p.Rel, "it was replaced")
+	}
 	// Our file gets a lease too, so that if the swap has to be undone, a
 	// program that opened it for writing at the name meanwhile is seen.
 	var mine *os.File
@@ -430,6 +449,30 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 	removeTmp()
 	recordWritten(d, name, ours, want.Blob, since)
 	return true, nil
+}
+
+// xattrsAt reads the extended attributes of the regular file name in d,
+// and which file that was.
+func xattrsAt(d *workDir, name, rel string) ([]xattr, fileInfo, error) {
+	f, err := openFileAt(d, name)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return nil, fileInfo{}, changedError(rel, "it was deleted")
+	case errors.Is(err, unix.ELOOP):
+		return nil, fileInfo{}, changedError(rel, "it was replaced by a symlink")
+	case err != nil:
+		return nil, fileInfo{}, fmt.Errorf("open %s: %w", rel, err)
+	}
+	defer f.Close()
+	fi, err := fstat(f)
+	if err != nil {
+		return nil, fileInfo{}, fmt.Errorf("inspect %s: %w", rel, err)
+	}
+	if !fi.mode.IsRegular() {
+		return nil, fileInfo{}, changedError(rel, "it was replaced by a "+Kind(fi.mode))
+	}
+	attrs, err := readXattrs(f)
+	return attrs, fi, err
 }
 
 // recordWritten remembers blob for the file git-edit just swapped in at
