@@ -272,7 +272,17 @@ func changedError(rel, how string) error {
 // with it, the next ReadWorkFileHashed of the file in this process need
 // not hash it (see blobcache.go).
 func ReplaceFile(p Path, content []byte, mode filemode.FileMode, blob plumbing.Hash, expect FileState) (replaced bool, err error) {
-	return writeFile(p, FileState{Content: content, Mode: mode, Blob: blob}, expect, false)
+	return writeFile(p, FileState{Content: content, Mode: mode, Blob: blob}, expect, false, nil)
+}
+
+// ReplaceFileMaking is ReplaceFile that also returns the directories it
+// created for a new file (relative to the worktree top, parents first),
+// so that an operation that fails later removes them again (RemoveDirs):
+// all or nothing includes directories. When the write itself fails, the
+// directories it created are already removed, and made is empty.
+func ReplaceFileMaking(p Path, content []byte, mode filemode.FileMode, blob plumbing.Hash, expect FileState) (replaced bool, made []string, err error) {
+	replaced, err = writeFile(p, FileState{Content: content, Mode: mode, Blob: blob}, expect, false, &made)
+	return replaced, made, err
 }
 
 // writeFile is ReplaceFile for want's content and mode. A want read
@@ -281,14 +291,26 @@ func ReplaceFile(p Path, content []byte, mode filemode.FileMode, blob plumbing.H
 // failed operation's files, or another program's bytes on a file system
 // without an atomic swap): it is checked like any write, but has no pause
 // points and puts nothing back of its own, so that a writer that never
-// stops cannot keep git-edit putting back forever.
-func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, err error) {
+// stops cannot keep git-edit putting back forever. made, when not nil,
+// gets the directories created for the file once it is in place; when the
+// file is not put in place, they are removed again.
+func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (replaced bool, err error) {
 	top, err := p.top()
 	if err != nil {
 		return false, err
 	}
 	dir, name := splitRel(p.Rel)
-	d, err := openWorkDir(top, dir, !expect.Exists)
+	d, created, err := openWorkDirMaking(top, dir, !expect.Exists)
+	defer func() {
+		// The directories made for a file that is not in place go again.
+		if !replaced {
+			if rerr := RemoveDirs(p, created); rerr != nil {
+				err = errors.Join(err, rerr)
+			}
+		} else if made != nil {
+			*made = append(*made, created...)
+		}
+	}()
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, changedError(p.Rel, "its directory was removed")
 	}
@@ -512,7 +534,7 @@ func replaceAndPutBack(d *workDir, p Path, tmp, name string, old *os.File, want,
 		err = fmt.Errorf("over %d bytes", maxPutBack)
 	}
 	if err == nil {
-		_, err = writeFile(p, FileState{Content: again, Mode: expect.Mode}, FileState{Exists: true, Content: want.Content, Mode: want.Mode}, true)
+		_, err = writeFile(p, FileState{Content: again, Mode: expect.Mode}, FileState{Exists: true, Content: want.Content, Mode: want.Mode}, true, nil)
 	}
 	if err != nil {
 		return true, fmt.Errorf("%w: %s: another program wrote to it while git-edit replaced it, and putting its bytes back failed: %w", ErrRestoreFailed, p.Rel, err)
@@ -562,7 +584,9 @@ func newFileAttrs(cur fileInfo, exists bool, want FileState) (perm fs.FileMode, 
 // when moving it back failed, naming where its bytes are kept). A file
 // without write permission for its owner is refused (ErrReadOnly), as
 // ReplaceFile refuses it. A file already gone, as expected, is not an
-// error. removed reports whether the file is gone on return. The caller
+// error. removed reports whether the file is gone on return. The
+// directories the removal leaves empty are removed too, up to (not
+// including) the worktree top, as `git rm` removes them. The caller
 // must hold the edit lock (Repo.Lock), as for ReplaceFile.
 func RemoveFile(p Path, expect FileState) (removed bool, err error) {
 	return removeFile(p, expect, false)
@@ -578,7 +602,7 @@ func RemoveFile(p Path, expect FileState) (removed bool, err error) {
 func RestoreFile(p Path, before, written FileState) error {
 	var err error
 	if before.Exists {
-		_, err = writeFile(p, before, written, true)
+		_, err = writeFile(p, before, written, true, nil)
 	} else {
 		_, err = removeFile(p, written, true)
 	}
@@ -649,6 +673,12 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	}
 	if err := unix.Unlinkat(d.fd(), aside, 0); err != nil {
 		return true, fmt.Errorf("remove %s: %w", p.Rel, err)
+	}
+	if !restoring {
+		// As `git rm` does: the directories the removal emptied go too.
+		// (A file put back is the operation's own; the directories made
+		// for it are removed by the caller, RemoveDirs.)
+		removeEmptiedDirs(top, dir)
 	}
 	return true, nil
 }
