@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -343,11 +344,15 @@ func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (
 	}
 	removeStaleTemps(d, name)
 	tmp := tempName(name)
+	p.noteTemp("new", top, dir, name, tmp)
 	fd, err := unix.Openat(d.fd(), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
 	if err != nil {
 		return false, fmt.Errorf("create temporary file for %s: %w", p.Rel, err)
 	}
 	f := os.NewFile(uintptr(fd), tmp)
+	if fi, err := fstat(f); err == nil {
+		p.noteTemp("made", top, dir, name, tmp, strconv.FormatUint(fi.ino, 10))
+	}
 	removeTmp := func() { unix.Unlinkat(d.fd(), tmp, 0) }
 	fail := func(err error) (bool, error) {
 		f.Close()
@@ -662,9 +667,11 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 		return false, readOnlyError(p.Rel)
 	}
 	aside := tempName(name)
+	p.noteTemp("aside", top, dir, name, aside)
 	if err := renameNoReplace(d, name, aside); err != nil {
 		return false, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
+	CrashPoint("moved-aside")
 	if why := provenUnchanged(d, aside, old, checked, expect, leased); why != "" {
 		if err := renameNoReplace(d, aside, name); err != nil {
 			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, keepAside(d, aside, name)))
