@@ -173,7 +173,7 @@ const keepTag = "git-edit keep: removed once a session ref names this pack\n"
 // git-edit's, and its pack would be kept from gc forever.
 func (r *Repo) keepTemplate() (string, error) {
 	name := filepath.Join(r.StateDir(), "keep")
-	if b, err := os.ReadFile(name); err == nil && string(b) == keepTag {
+	if b, err := ReadStateFile(name); err == nil && string(b) == keepTag {
 		return name, nil
 	}
 	// Missing, or not whole (a power cut before its fsync): write it anew.
@@ -227,7 +227,7 @@ func removeStaleKeeps(dir string) {
 		return
 	}
 	for _, name := range names {
-		if b, err := os.ReadFile(name); err == nil && strings.HasPrefix(string(b), "git-edit ") { // keepTag, or "git-edit <pid>" of older versions
+		if b, err := ReadStateFile(name); err == nil && strings.HasPrefix(string(b), "git-edit ") { // keepTag, or "git-edit <pid>" of older versions
 			os.Remove(name)
 		}
 	}
@@ -338,7 +338,7 @@ func (r *Repo) writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbin
 
 // writeKeep writes a keep file, fsynced (see keepTemplate).
 func writeKeep(name string) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
+	f, err := OpenStateFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o444)
 	if err != nil {
 		return fmt.Errorf("write keep file: %w", err)
 	}

@@ -10,7 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -33,6 +35,10 @@ var (
 	// ErrRestoreFailed: an operation failed, and putting the files back as
 	// they were failed too; the error says which file holds what.
 	ErrRestoreFailed = errors.New("restoring the files failed")
+	// ErrFileBusy: another program kept the file open for writing for
+	// longer than git-edit waits (busyWait); nothing was written, since
+	// what it writes after the swap would go to the replaced copy.
+	ErrFileBusy = errors.New("the file is open for writing by another program; nothing was written")
 )
 
 // DefaultMaxFileSize is the largest file git-edit reads for editing unless
@@ -267,7 +273,17 @@ func changedError(rel, how string) error {
 // with it, the next ReadWorkFileHashed of the file in this process need
 // not hash it (see blobcache.go).
 func ReplaceFile(p Path, content []byte, mode filemode.FileMode, blob plumbing.Hash, expect FileState) (replaced bool, err error) {
-	return writeFile(p, FileState{Content: content, Mode: mode, Blob: blob}, expect, false)
+	return writeFile(p, FileState{Content: content, Mode: mode, Blob: blob}, expect, false, nil)
+}
+
+// ReplaceFileMaking is ReplaceFile that also returns the directories it
+// created for a new file (relative to the worktree top, parents first),
+// so that an operation that fails later removes them again (RemoveDirs):
+// all or nothing includes directories. When the write itself fails, the
+// directories it created are already removed, and made is empty.
+func ReplaceFileMaking(p Path, content []byte, mode filemode.FileMode, blob plumbing.Hash, expect FileState) (replaced bool, made []string, err error) {
+	replaced, err = writeFile(p, FileState{Content: content, Mode: mode, Blob: blob}, expect, false, &made)
+	return replaced, made, err
 }
 
 // writeFile is ReplaceFile for want's content and mode. A want read
@@ -276,14 +292,26 @@ func ReplaceFile(p Path, content []byte, mode filemode.FileMode, blob plumbing.H
 // failed operation's files, or another program's bytes on a file system
 // without an atomic swap): it is checked like any write, but has no pause
 // points and puts nothing back of its own, so that a writer that never
-// stops cannot keep git-edit putting back forever.
-func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, err error) {
+// stops cannot keep git-edit putting back forever. made, when not nil,
+// gets the directories created for the file once it is in place; when the
+// file is not put in place, they are removed again.
+func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (replaced bool, err error) {
 	top, err := p.top()
 	if err != nil {
 		return false, err
 	}
 	dir, name := splitRel(p.Rel)
-	d, err := openWorkDir(top, dir, !expect.Exists)
+	d, created, err := openWorkDirMaking(top, dir, !expect.Exists)
+	defer func() {
+		// The directories made for a file that is not in place go again.
+		if !replaced {
+			if rerr := RemoveDirs(p, created); rerr != nil {
+				err = errors.Join(err, rerr)
+			}
+		} else if made != nil {
+			*made = append(*made, created...)
+		}
+	}()
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, changedError(p.Rel, "its directory was removed")
 	}
@@ -304,13 +332,27 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		return false, readOnlyError(p.Rel)
 	}
 	perm, owner, setPerm := newFileAttrs(cur, exists, want)
+	// The extended attributes (ACLs, labels) go with the inode: read them
+	// from the file now, to give them to ours (keepXattrs); the file
+	// checked before the swap must be this one (attrsFrom).
+	var attrs []xattr
+	var attrsFrom fileInfo
+	if exists {
+		if attrs, attrsFrom, err = xattrsAt(d, name, p.Rel); err != nil {
+			return false, err
+		}
+	}
 	removeStaleTemps(d, name)
 	tmp := tempName(name)
+	p.noteTemp("new", top, dir, name, tmp)
 	fd, err := unix.Openat(d.fd(), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
 	if err != nil {
 		return false, fmt.Errorf("create temporary file for %s: %w", p.Rel, err)
 	}
 	f := os.NewFile(uintptr(fd), tmp)
+	if fi, err := fstat(f); err == nil {
+		p.noteTemp("made", top, dir, name, tmp, strconv.FormatUint(fi.ino, 10))
+	}
 	removeTmp := func() { unix.Unlinkat(d.fd(), tmp, 0) }
 	fail := func(err error) (bool, error) {
 		f.Close()
@@ -331,6 +373,9 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		if err := keepOwner(f, p.Rel, *owner); err != nil {
 			return fail(err)
 		}
+	}
+	if err := keepXattrs(f, p.Rel, attrs, perm); err != nil {
+		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
 		return fail(fmt.Errorf("sync %s: %w", p.Rel, err))
@@ -357,6 +402,16 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 	if !restoring {
 		Pause("checked", p.Rel)
 	}
+	leased := false
+	if old != nil {
+		// The check is made again under the lease: a writer that had the
+		// file open at the first one has closed it by now.
+		if leased, err = holdOffWriters(old, p.Rel, expect, restoring); err != nil {
+			old.Close()
+			removeTmp()
+			return false, err
+		}
+	}
 	if old == nil {
 		// A new file: the rename must not replace one created meanwhile.
 		if err := renameNoReplace(d, tmp, name); err != nil {
@@ -375,6 +430,22 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		removeTmp()
 		return false, fmt.Errorf("inspect %s: %w", p.Rel, err)
 	}
+	if !checked.same(attrsFrom) {
+		// Saved over since its attributes were read: ours has another
+		// file's.
+		removeTmp()
+		return false, changedError(p.Rel, "it was replaced")
+	}
+	// Our file gets a lease too, so that if the swap has to be undone, a
+	// program that opened it for writing at the name meanwhile is seen.
+	var mine *os.File
+	if leased {
+		mine = leaseOurs(d, tmp, ours)
+		defer mine.Close()
+	}
+	if !restoring {
+		Pause("leased", p.Rel)
+	}
 	switch err := exchange(d, tmp, name); {
 	case errors.Is(err, errNoExchange):
 		return replaceAndPutBack(d, p, tmp, name, old, want, expect, restoring)
@@ -383,14 +454,21 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
 	}
 	// tmp now names the file that was at p: it must be the file checked,
-	// holding what was read. If not, swap it back and drop ours.
-	if why := provenUnchanged(d, tmp, old, checked, expect); why != "" {
-		if now, err := lstatAt(d, name); err != nil || !now.same(ours) {
-			// Replaced again since our swap: leave both as they are.
-			return false, fmt.Errorf("%w; and it was replaced again right after (the version git-edit read is kept as %s)", changedError(p.Rel, why), path.Join(dir, keepAside(d, tmp, name)))
+	// holding what was read, and no one may have opened it for writing
+	// since the lease was taken. If not, swap it back and drop ours.
+	if why := provenUnchanged(d, tmp, old, checked, expect, leased); why != "" {
+		if now, err := lstatAt(d, name); err != nil || !now.same(ours) || (mine != nil && leaseBroken(mine)) {
+			// Replaced again since our swap, or ours opened for writing:
+			// leave both as they are.
+			return false, fmt.Errorf("%w; and it was replaced or opened for writing again right after (the version git-edit read is kept as %s)", changedError(p.Rel, why), path.Join(dir, keepAside(d, tmp, name)))
 		}
 		if err := exchange(d, tmp, name); err != nil {
 			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, keepAside(d, tmp, name)))
+		}
+		if mine != nil && leaseBroken(mine) {
+			// Opened for writing at the name just before the swap back:
+			// what it writes goes to ours, which is kept.
+			return false, fmt.Errorf("%w; and the edit's version was opened for writing by another program just before git-edit put the file back (it is kept as %s)", changedError(p.Rel, why), path.Join(dir, keepAside(d, tmp, name)))
 		}
 		removeTmp()
 		return false, changedError(p.Rel, why)
@@ -398,6 +476,30 @@ func writeFile(p Path, want, expect FileState, restoring bool) (replaced bool, e
 	removeTmp()
 	recordWritten(d, name, ours, want.Blob, since)
 	return true, nil
+}
+
+// xattrsAt reads the extended attributes of the regular file name in d,
+// and which file that was.
+func xattrsAt(d *workDir, name, rel string) ([]xattr, fileInfo, error) {
+	f, err := openFileAt(d, name)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return nil, fileInfo{}, changedError(rel, "it was deleted")
+	case errors.Is(err, unix.ELOOP):
+		return nil, fileInfo{}, changedError(rel, "it was replaced by a symlink")
+	case err != nil:
+		return nil, fileInfo{}, fmt.Errorf("open %s: %w", rel, err)
+	}
+	defer f.Close()
+	fi, err := fstat(f)
+	if err != nil {
+		return nil, fileInfo{}, fmt.Errorf("inspect %s: %w", rel, err)
+	}
+	if !fi.mode.IsRegular() {
+		return nil, fileInfo{}, changedError(rel, "it was replaced by a "+Kind(fi.mode))
+	}
+	attrs, err := readXattrs(f)
+	return attrs, fi, err
 }
 
 // recordWritten remembers blob for the file git-edit just swapped in at
@@ -437,7 +539,7 @@ func replaceAndPutBack(d *workDir, p Path, tmp, name string, old *os.File, want,
 		err = fmt.Errorf("over %d bytes", maxPutBack)
 	}
 	if err == nil {
-		_, err = writeFile(p, FileState{Content: again, Mode: expect.Mode}, FileState{Exists: true, Content: want.Content, Mode: want.Mode}, true)
+		_, err = writeFile(p, FileState{Content: again, Mode: expect.Mode}, FileState{Exists: true, Content: want.Content, Mode: want.Mode}, true, nil)
 	}
 	if err != nil {
 		return true, fmt.Errorf("%w: %s: another program wrote to it while git-edit replaced it, and putting its bytes back failed: %w", ErrRestoreFailed, p.Rel, err)
@@ -487,7 +589,9 @@ func newFileAttrs(cur fileInfo, exists bool, want FileState) (perm fs.FileMode, 
 // when moving it back failed, naming where its bytes are kept). A file
 // without write permission for its owner is refused (ErrReadOnly), as
 // ReplaceFile refuses it. A file already gone, as expected, is not an
-// error. removed reports whether the file is gone on return. The caller
+// error. removed reports whether the file is gone on return. The
+// directories the removal leaves empty are removed too, up to (not
+// including) the worktree top, as `git rm` removes them. The caller
 // must hold the edit lock (Repo.Lock), as for ReplaceFile.
 func RemoveFile(p Path, expect FileState) (removed bool, err error) {
 	return removeFile(p, expect, false)
@@ -503,7 +607,7 @@ func RemoveFile(p Path, expect FileState) (removed bool, err error) {
 func RestoreFile(p Path, before, written FileState) error {
 	var err error
 	if before.Exists {
-		_, err = writeFile(p, before, written, true)
+		_, err = writeFile(p, before, written, true, nil)
 	} else {
 		_, err = removeFile(p, written, true)
 	}
@@ -544,6 +648,13 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	if !restoring {
 		Pause("checked", p.Rel)
 	}
+	leased, err := holdOffWriters(old, p.Rel, expect, restoring)
+	if err != nil {
+		return false, err
+	}
+	if !restoring {
+		Pause("leased", p.Rel)
+	}
 	checked, err := fstat(old)
 	if err != nil {
 		return false, fmt.Errorf("inspect %s: %w", p.Rel, err)
@@ -556,10 +667,12 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 		return false, readOnlyError(p.Rel)
 	}
 	aside := tempName(name)
+	p.noteTemp("aside", top, dir, name, aside)
 	if err := renameNoReplace(d, name, aside); err != nil {
 		return false, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
-	if why := provenUnchanged(d, aside, old, checked, expect); why != "" {
+	CrashPoint("moved-aside")
+	if why := provenUnchanged(d, aside, old, checked, expect, leased); why != "" {
 		if err := renameNoReplace(d, aside, name); err != nil {
 			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, keepAside(d, aside, name)))
 		}
@@ -568,6 +681,12 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	if err := unix.Unlinkat(d.fd(), aside, 0); err != nil {
 		return true, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
+	if !restoring {
+		// As `git rm` does: the directories the removal emptied go too.
+		// (A file put back is the operation's own; the directories made
+		// for it are removed by the caller, RemoveDirs.)
+		removeEmptiedDirs(top, dir)
+	}
 	return true, nil
 }
 
@@ -575,14 +694,99 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 // before an unlink): it must be the file old, checked before the move
 // (checked is its fstat), and still hold expect's bytes. It returns "" or
 // what another program did meanwhile.
-func provenUnchanged(d *workDir, name string, old *os.File, checked fileInfo, expect FileState) (why string) {
+func provenUnchanged(d *workDir, name string, old *os.File, checked fileInfo, expect FileState, leased bool) (why string) {
 	if moved, err := lstatAt(d, name); err != nil || !moved.same(checked) {
 		return "it was replaced"
 	}
 	if same, err := holds(old, expect.Content); err != nil || !same {
 		return "it was written"
 	}
+	if leased && leaseBroken(old) {
+		// A program opened it for writing since the lease was taken: its
+		// open(2) waits for the lease, and then writes to this file,
+		// which must therefore be at the name again.
+		return "it was opened for writing"
+	}
 	return ""
+}
+
+// busyWait bounds how long holdOffWriters waits for other programs to
+// close a file they have open for writing.
+const busyWait = 2 * time.Second
+
+// holdOffWriters makes sure no other program can write to old, the file
+// about to be swapped out (or removed), unseen: it takes a read lease on
+// it (fcntl F_SETLEASE F_RDLCK), which the kernel grants only while no
+// file description of it is open for writing, and which breaks when one
+// is opened for writing (or truncated); such an open(2) then waits until
+// the lease is released. provenUnchanged checks the lease after the swap
+// (leaseBroken), and the swap is undone when it broke; leased says whether
+// the lease is held. While another
+// program has the file open for writing (a shell in the middle of
+// `echo line >> f`), it waits for the file to be closed, polling, up to
+// busyWait, then refuses (ErrFileBusy). Once the lease is held it checks
+// again that old holds expect's bytes (what the writer wrote before it
+// closed the file). The lease ends when old is closed.
+//
+// Where leases cannot be had (a file system without them, such as NFS;
+// leases disabled in /proc/sys/fs/leases-enable; a file of another owner
+// without CAP_LEASE), it returns nil without one: there a program that
+// opened the file before the swap and writes after the checks still writes
+// to the replaced copy.
+func holdOffWriters(old *os.File, rel string, expect FileState, restoring bool) (leased bool, err error) {
+	wait, deadline := 100*time.Microsecond, time.Now().Add(busyWait)
+	for {
+		_, err := unix.FcntlInt(old.Fd(), unix.F_SETLEASE, unix.F_RDLCK)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, unix.EAGAIN) {
+			return false, nil // no leases here: the documented window remains
+		}
+		if time.Now().After(deadline) {
+			return false, fmt.Errorf("%s: %w (git-edit waited %v for it to close the file, as a shell's `>>` does at once; a program that keeps it open, such as a logger, would write past the edit into a copy no longer on disk); stop that program, or run the command again when it has closed the file", rel, ErrFileBusy, busyWait)
+		}
+		if !restoring {
+			Pause("open-elsewhere", rel)
+		}
+		time.Sleep(wait)
+		wait = min(wait*2, 5*time.Millisecond)
+	}
+	same, err := holds(old, expect.Content)
+	switch {
+	case err != nil:
+		return true, err
+	case !same:
+		return true, changedError(rel, "it was written")
+	}
+	return true, nil
+}
+
+// leaseOurs opens git-edit's own new file, tmp in d (ours is its info), for
+// reading and takes a read lease on it (see holdOffWriters); nil when it
+// cannot (then a swap back cannot see a writer of it: the window that
+// remains without leases).
+func leaseOurs(d *workDir, tmp string, ours fileInfo) *os.File {
+	f, err := openFileAt(d, tmp)
+	if err != nil {
+		return nil
+	}
+	if fi, err := fstat(f); err != nil || !fi.same(ours) {
+		f.Close()
+		return nil
+	}
+	if _, err := unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_RDLCK); err != nil {
+		f.Close()
+		return nil
+	}
+	return f
+}
+
+// leaseBroken reports whether the read lease holdOffWriters took on f was
+// broken: another program opened f for writing since.
+func leaseBroken(f *os.File) bool {
+	t, err := unix.FcntlInt(f.Fd(), unix.F_GETLEASE, 0)
+	return err != nil || t != unix.F_RDLCK
 }
 
 // tempName is a new temporary name beside name: "." name ".git-edit-" and

@@ -18,6 +18,8 @@ var ErrLockTimeout = errors.New("timed out waiting for the repository's edit loc
 // <common dir>/git-edit/lock, held from reading a file to updating the ref so
 // that concurrent processes (or goroutines) never lose an edit. The kernel
 // drops an flock when its holder dies, so a crash never leaves it stuck.
+// Once it holds the lock it clears the temporary files a killed git-edit
+// left in the worktree (clearDeadTemps).
 // It waits, polling, until the lock is free or ctx ends; the returned
 // function releases it.
 func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
@@ -26,11 +28,17 @@ func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, "lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := OpenStateFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("open edit lock %s: %w", path, err)
 	}
-	return flock(ctx, f, syscall.LOCK_EX)
+	unlock, err = flock(ctx, f, syscall.LOCK_EX)
+	if err == nil {
+		// Whatever this operation edits, a dead one's temporary files
+		// go first (see temps.go).
+		r.clearDeadTemps()
+	}
+	return unlock, err
 }
 
 // LockShared takes the edit lock shared, for an operation that only reads
@@ -40,7 +48,7 @@ func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 // it returns at once.
 func (r *Repo) LockShared(ctx context.Context) (unlock func(), err error) {
 	path := filepath.Join(r.StateDir(), "lock")
-	f, err := os.Open(path)
+	f, err := OpenStateFile(path, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return func() {}, nil
 	}

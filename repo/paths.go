@@ -35,6 +35,10 @@ type Path struct {
 	Rel string
 	// worktree is the worktree top every file operation starts from.
 	worktree string
+	// state is the repository's git-edit state directory, where writes
+	// note their temporary files (see temps.go); "" for a Path made by
+	// hand.
+	state string
 }
 
 // Resolve turns a path argument (absolute, or relative to root) into a Path
@@ -148,7 +152,7 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 			return Path{}, &NestedRepoError{Arg: arg, Top: dir}
 		}
 	}
-	return Path{Abs: real, Rel: filepath.ToSlash(rel), worktree: r.Top}, nil
+	return Path{Abs: real, Rel: filepath.ToSlash(rel), worktree: r.Top, state: r.StateDir()}, nil
 }
 
 // realPath resolves symlinks in abs. Trailing components that do not exist

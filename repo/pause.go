@@ -11,9 +11,14 @@ var pauseHook atomic.Pointer[func(point, path string)]
 // in each attempt "objects-written" (files read and planned, the objects
 // stored in their kept pack, no file written), per file written or removed
 // "before-rename" (for a write, its new bytes are in a temporary file; the
-// check that the file still holds what was read comes next) and "checked"
-// (checked; the swap or removal comes next), and "files-written" (the ref
-// moves next). Putting files back after a failure has no pause points.
+// check that the file still holds what was read comes next), "checked"
+// (checked; the lease that holds off writers is taken next), then
+// "open-elsewhere" each time the lease cannot be had because another
+// program has the file open for writing (git-edit waits for it to close
+// the file) and "leased" (the lease is held and the file checked again;
+// the swap or removal comes next; a program opening the file for writing
+// now waits until git-edit is done with it, and breaks the lease), and
+// "files-written" (the ref moves next). Putting files back after a failure has no pause points.
 // path names the file concerned, or is empty. Tests use it to make races
 // deterministic: the hook runs the racing action, then returns. It returns
 // a function that removes the hook. Never set outside tests.

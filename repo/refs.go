@@ -28,7 +28,7 @@ var (
 // and no error. Loose refs are read first, then packed-refs, as git does.
 func (r *Repo) ReadRef(name string) (plumbing.Hash, error) {
 	for range 5 { // git's own limit on symref depth
-		b, err := os.ReadFile(r.refPath(name))
+		b, err := ReadStateFile(r.refPath(name))
 		switch {
 		case err == nil:
 			line := string(trimLine(b))
@@ -144,7 +144,7 @@ func (r *Repo) appendReflog(name string, old, new plumbing.Hash, msg string) err
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return fmt.Errorf("create reflog directory for %s: %w", name, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+	f, err := OpenStateFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
 	if err != nil {
 		return fmt.Errorf("open reflog of %s: %w", name, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path"
 	"strings"
 )
 
@@ -20,7 +21,7 @@ import (
 // never writes the index, so it cannot collide with the person's own git
 // commands. Submodules are left out (their files belong to their own
 // repository), and so is an untracked nested repository, which git names as
-// a directory.
+// a directory, and so are git-edit's own temporary files (IsTemporary).
 func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, error) {
 	args := []string{"--no-optional-locks", "--literal-pathspecs", "-c", "core.quotePath=false",
 		"status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all", "--"}
@@ -78,6 +79,11 @@ func parseStatusV2(out []byte) ([]string, error) {
 		}
 		if rec[0] != '?' && parts[2][0] == 'S' {
 			continue // a submodule
+		}
+		if rec[0] == '?' && IsTemporary(path.Base(parts[fields])) {
+			// git-edit's own temporary file (of a running or a killed
+			// process): never the work of the agent being recorded.
+			continue
 		}
 		add(parts[fields])
 		if rec[0] == '2' && i+1 < len(recs) {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -64,51 +65,124 @@ func (p Path) top() (string, error) {
 // directory is missing and create is false; one wrapping ErrPathChanged when
 // a component is a symlink or not a directory.
 func openWorkDir(top, dir string, create bool) (*workDir, error) {
+	d, _, err := openWorkDirMaking(top, dir, create)
+	return d, err
+}
+
+// openWorkDirMaking is openWorkDir that also returns the directories it
+// created (relative to top, parents first), also when it fails after
+// creating some.
+func openWorkDirMaking(top, dir string, create bool) (*workDir, []string, error) {
+	var made []string
 	f, err := os.OpenFile(top, os.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		// Not wrapped: a worktree that cannot be opened must not read as
 		// "file missing" (fs.ErrNotExist) to the callers.
-		return nil, fmt.Errorf("open the worktree %s: %s", top, err.Error())
+		return nil, nil, fmt.Errorf("open the worktree %s: %s", top, err.Error())
 	}
 	d := &workDir{f: f}
 	if dir == "" || dir == "." {
-		return d, nil
+		return d, nil, nil
 	}
 	for _, name := range strings.Split(dir, "/") {
 		if name == "" || name == "." || name == ".." {
 			d.Close()
-			return nil, fmt.Errorf("internal error: %q is not a clean relative path", dir)
+			return nil, made, fmt.Errorf("internal error: %q is not a clean relative path", dir)
 		}
-		next, err := openDirAt(d, name, create)
+		next, created, err := openDirAt(d, name, create)
+		if created {
+			made = append(made, path.Join(d.rel, name))
+		}
 		d.Close()
 		if err != nil {
-			return nil, err
+			return nil, made, err
 		}
 		d = next
 	}
-	return d, nil
+	return d, made, nil
+}
+
+// RemoveDirs removes the directories dirs (relative to the top of p's
+// worktree, as ReplaceFileMaking returns them), deepest first, each only
+// when it is empty: a directory someone put anything in since stays. It
+// never follows a symlink. Errors other than "not empty" and "gone" are
+// joined.
+func RemoveDirs(p Path, dirs []string) error {
+	top, err := p.top()
+	if err != nil {
+		return err
+	}
+	sorted := slices.Clone(dirs)
+	// Deeper first: a path sorts after its parent.
+	slices.Sort(sorted)
+	var errs []error
+	for _, dir := range slices.Backward(slices.Compact(sorted)) {
+		if _, err := removeEmptyDir(top, dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// removeEmptyDir removes the directory dir below top if it is empty
+// (rmdir through its parent's handle). removed is false, without an error,
+// when it is not empty, is gone, or is not a directory.
+func removeEmptyDir(top, dir string) (removed bool, err error) {
+	parent, name := splitRel(dir)
+	d, err := openWorkDir(top, parent, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer d.Close()
+	err = unix.Unlinkat(d.fd(), name, unix.AT_REMOVEDIR)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, unix.ENOTEMPTY), errors.Is(err, unix.EEXIST), errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
+		return false, nil
+	}
+	return false, fmt.Errorf("remove directory %s: %w", dir, err)
+}
+
+// removeEmptiedDirs removes dir (relative to top) and then each parent
+// while it is empty, as `git rm` does after removing a file; the top
+// itself always stays. Like git's, it is best effort: a directory it
+// cannot remove (a mount point, no permission) stays, without an error.
+func removeEmptiedDirs(top, dir string) {
+	for dir != "" && dir != "." {
+		if removed, err := removeEmptyDir(top, dir); err != nil || !removed {
+			return
+		}
+		dir, _ = splitRel(dir)
+	}
 }
 
 // openDirAt opens the directory name inside d, never through a symlink.
-func openDirAt(d *workDir, name string, create bool) (*workDir, error) {
+// created says whether it made the directory.
+func openDirAt(d *workDir, name string, create bool) (_ *workDir, created bool, _ error) {
 	rel := path.Join(d.rel, name)
 	for attempt := 0; ; attempt++ {
 		fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err == nil {
-			return &workDir{f: os.NewFile(uintptr(fd), rel), rel: rel}, nil
+			return &workDir{f: os.NewFile(uintptr(fd), rel), rel: rel}, created, nil
 		}
 		switch {
 		case errors.Is(err, unix.ENOENT) && create && attempt < 3:
-			if err := unix.Mkdirat(d.fd(), name, 0o777); err != nil && !errors.Is(err, unix.EEXIST) {
-				return nil, fmt.Errorf("create directory %s: %w", rel, err)
+			err := unix.Mkdirat(d.fd(), name, 0o777)
+			if err != nil && !errors.Is(err, unix.EEXIST) {
+				return nil, created, fmt.Errorf("create directory %s: %w", rel, err)
 			}
+			created = created || err == nil
 			continue
 		case errors.Is(err, unix.ENOENT):
-			return nil, fmt.Errorf("directory %s: %w", rel, fs.ErrNotExist)
+			return nil, created, fmt.Errorf("directory %s: %w", rel, fs.ErrNotExist)
 		case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
-			return nil, fmt.Errorf("%w: %s is not a directory (a symlink or a file is in its place); nothing was read or written there", ErrPathChanged, rel)
+			return nil, created, fmt.Errorf("%w: %s is not a directory (a symlink or a file is in its place); nothing was read or written there", ErrPathChanged, rel)
 		}
-		return nil, fmt.Errorf("open directory %s: %w", rel, err)
+		return nil, created, fmt.Errorf("open directory %s: %w", rel, err)
 	}
 }
 

@@ -297,7 +297,8 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	repo.CrashPoint("objects-written")
 	repo.Pause("objects-written", "")
-	if err := s.writeFiles(paths, changes, tx.Files, out.After); err != nil {
+	made, err := s.writeFiles(paths, changes, tx.Files, out.After)
+	if err != nil {
 		return Outcome{}, err
 	}
 	repo.CrashPoint("files-written")
@@ -310,7 +311,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 		if cur, rerr := s.Repo.ReadRef(s.Ref()); rerr == nil && cur == out.Commit {
 			return out, nil // the update happened; only a later step failed
 		}
-		if rerr := s.restoreFiles(paths, changes, tx.Files, out.After); rerr != nil {
+		if rerr := s.restoreFiles(paths, changes, tx.Files, out.After, made); rerr != nil {
 			return Outcome{}, fmt.Errorf("%w; and %w: %w", err, repo.ErrRestoreFailed, rerr)
 		}
 		return Outcome{}, err
@@ -581,14 +582,16 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, me
 
 // writeFiles puts every change on disk; before holds what was read, which
 // each file must still hold when it is replaced (see repo.ReplaceFile), and
-// after the new states, whose Blob is the new bytes' id. If a
-// write fails, the files already written, and the failing one if it was
-// replaced before its failure, get their old bytes back.
-func (s *Session) writeFiles(paths []repo.Path, changes []Change, before, after map[string]repo.FileState) error {
+// after the new states, whose Blob is the new bytes' id. It returns the
+// directories it created for new files. If a write fails, the files
+// already written, and the failing one if it was replaced before its
+// failure, get their old bytes back, and the directories made for them
+// are removed.
+func (s *Session) writeFiles(paths []repo.Path, changes []Change, before, after map[string]repo.FileState) (made []string, err error) {
 	byRel := pathsByRel(paths)
 	co, err := s.Repo.Checkout()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	written := map[string]repo.FileState{}
 	for i, c := range changes {
@@ -600,7 +603,9 @@ func (s *Session) writeFiles(paths []repo.Path, changes []Change, before, after 
 		} else {
 			// The disk gets what git checkout writes for the recorded mode.
 			mode := co.DiskMode(c.Mode, before[c.Path])
-			replaced, err = repo.ReplaceFile(byRel[c.Path], c.Content, mode, after[c.Path].Blob, before[c.Path])
+			var dirs []string
+			replaced, dirs, err = repo.ReplaceFileMaking(byRel[c.Path], c.Content, mode, after[c.Path].Blob, before[c.Path])
+			made = append(made, dirs...)
 			written[c.Path] = repo.FileState{Exists: true, Content: c.Content, Mode: mode}
 		}
 		if err != nil {
@@ -608,23 +613,27 @@ func (s *Session) writeFiles(paths []repo.Path, changes []Change, before, after 
 			if replaced {
 				done = changes[:i+1]
 			}
-			if rerr := s.restoreFiles(paths, done, before, written); rerr != nil {
-				return fmt.Errorf("%w; and %w: %w", err, repo.ErrRestoreFailed, rerr)
+			if rerr := s.restoreFiles(paths, done, before, written, made); rerr != nil {
+				return nil, fmt.Errorf("%w; and %w: %w", err, repo.ErrRestoreFailed, rerr)
 			}
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return made, nil
 }
 
 // restoreFiles puts the given paths back as they were before (bits and
 // owner too); written holds what this operation put there, which each file
-// must still hold.
-func (s *Session) restoreFiles(paths []repo.Path, changes []Change, before, written map[string]repo.FileState) error {
+// must still hold. Then the directories made (made by writeFiles) are
+// removed where they are empty again.
+func (s *Session) restoreFiles(paths []repo.Path, changes []Change, before, written map[string]repo.FileState, made []string) error {
 	byRel := pathsByRel(paths)
 	var errs []error
 	for _, c := range changes {
 		errs = append(errs, repo.RestoreFile(byRel[c.Path], before[c.Path], written[c.Path]))
+	}
+	if len(made) > 0 && len(paths) > 0 {
+		errs = append(errs, repo.RemoveDirs(paths[0], made))
 	}
 	return errors.Join(errs...)
 }

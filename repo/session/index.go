@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-edit/git-edit/repo"
 )
 
 // The history index answers, without walking the session, the questions
@@ -437,9 +439,12 @@ func (s *Session) persistIndex(x *histIndex) {
 // openCacheFile opens one of the index's files without following a
 // symlink (the open fails with ELOOP): what is there may have been put
 // there by anyone, and the cache never reads or writes outside the git dir
-// through it.
+// through it. Nor does it block or read anything but a regular file (a
+// FIFO put there fails the open, repo.OpenStateFile): the index is then
+// rebuilt from the commits and written anew by rename, which replaces
+// what was there.
 func openCacheFile(name string, flag int, perm os.FileMode) (*os.File, error) {
-	return os.OpenFile(name, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
+	return repo.OpenStateFile(name, flag|syscall.O_NOFOLLOW, perm)
 }
 
 // writeAtomic replaces name with b (no fsync: the index is a cache, and a

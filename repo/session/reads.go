@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/git-edit/git-edit/repo"
 )
 
 // A session remembers, per path, the content it last saw: what it read
@@ -59,7 +61,7 @@ func (s *Session) RecordSeen(path string, blob plumbing.Hash) error {
 // LastSeen returns the blob id of the content the session last saw of
 // path; ok is false when it never saw it.
 func (s *Session) LastSeen(path string) (h plumbing.Hash, ok bool, err error) {
-	b, err := os.ReadFile(s.seenFile(path))
+	b, err := repo.ReadStateFile(s.seenFile(path))
 	if errors.Is(err, os.ErrNotExist) {
 		return plumbing.ZeroHash, false, nil
 	}

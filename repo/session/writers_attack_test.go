@@ -1,0 +1,205 @@
+package session_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/repo/session"
+	"golang.org/x/sys/unix"
+)
+
+// checkPersonsLine checks the outcome of an edit (ONE for one) or a
+// deletion of f.txt, "one\ntwo\n" before, during which a person appended
+// "person": an edit leaves the person's line on disk under the agent's
+// change, a deletion leaves it in the session's sync commit.
+func checkPersonsLine(t *testing.T, dir string, del bool) {
+	t.Helper()
+	if del {
+		if got := gittest.ReadFile(t, dir, "f.txt"); got != gittest.Missing {
+			t.Fatalf("f.txt = %q, want it deleted", got)
+		}
+		if !strings.Contains(history(t, dir, "s"), "+person") {
+			t.Fatalf("the person's line is neither on disk nor in the session's history")
+		}
+	} else if got := gittest.ReadFile(t, dir, "f.txt"); got != "ONE\ntwo\nperson\n" {
+		t.Fatalf("f.txt = %q, want the person's line kept under the agent's change", got)
+	}
+	gittest.Fsck(t, dir)
+	if st := gittest.Status(t, dir); strings.Contains(st, ".git-edit-") {
+		t.Fatalf("a temporary file is left:\n%s", st)
+	}
+}
+
+// TestAttackShellAppendAcrossTheSwapIsKept is `echo person >> f.txt` in a
+// shell that opens the file right before git-edit swaps it (after the
+// check of its bytes) and writes once git-edit's checks are done: the
+// write must not go to the replaced copy. git-edit waits for the file to
+// be closed before it swaps, and then sees the line.
+func TestAttackShellAppendAcrossTheSwapIsKept(t *testing.T) {
+	for _, del := range []bool{false, true} {
+		t.Run(fmt.Sprintf("delete=%v", del), func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+			r, s := open(t, dir, "s")
+			file := filepath.Join(dir, "f.txt")
+			var shell *os.File
+			write := func() {
+				if shell != nil {
+					if _, err := shell.WriteString("person\n"); err != nil {
+						t.Error(err)
+					}
+					shell.Close()
+					shell = nil
+				}
+			}
+			opened := false
+			restore := repo.SetPauseHook(func(at, _ string) {
+				switch {
+				case at == "checked" && !opened:
+					opened = true
+					var err error
+					if shell, err = os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0); err != nil {
+						t.Error(err)
+					}
+				case at == "open-elsewhere", at == "files-written":
+					write()
+				}
+			})
+			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
+			restore()
+			write()
+			if err != nil {
+				t.Fatalf("the edit failed instead of starting over: %v", err)
+			}
+			checkPersonsLine(t, dir, del)
+		})
+	}
+}
+
+// TestAttackWriterOpeningDuringTheSwapIsKept opens the file for writing
+// after git-edit took its lease and before the swap, through a handle
+// resolved before the swap (as an open(2) that found the name first
+// does): the open waits for git-edit, which sees the lease broken and
+// puts the file back, so the write lands in the file at the name.
+func TestAttackWriterOpeningDuringTheSwapIsKept(t *testing.T) {
+	for _, del := range []bool{false, true} {
+		t.Run(fmt.Sprintf("delete=%v", del), func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+			r, s := open(t, dir, "s")
+			file := filepath.Join(dir, "f.txt")
+			var wg sync.WaitGroup
+			hits := 0
+			restore := repo.SetPauseHook(func(at, _ string) {
+				if at != "leased" || hits > 0 {
+					return
+				}
+				hits++
+				h, err := syscall.Open(file, unix.O_PATH|syscall.O_CLOEXEC, 0)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				inode := fmt.Sprintf("/proc/self/fd/%d", h)
+				// Deterministically break the lease, then open for real.
+				if fd, err := syscall.Open(inode, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_NONBLOCK, 0); !errors.Is(err, syscall.EWOULDBLOCK) {
+					if err == nil {
+						syscall.Close(fd)
+					}
+					t.Errorf("a non-blocking open for writing under git-edit's lease gave %v, want EWOULDBLOCK", err)
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					defer syscall.Close(h)
+					f, err := os.OpenFile(inode, os.O_WRONLY|os.O_APPEND, 0)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					defer f.Close()
+					if _, err := f.WriteString("person\n"); err != nil {
+						t.Error(err)
+					}
+				}()
+			})
+			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
+			restore()
+			wg.Wait()
+			if hits != 1 {
+				t.Fatalf("pause point \"leased\" reached %d times", hits)
+			}
+			if err != nil {
+				t.Fatalf("the edit failed instead of starting over: %v", err)
+			}
+			checkPersonsLine(t, dir, del)
+		})
+	}
+}
+
+// TestAttackShellAppendsDuringEditsLoseNothing is the randomized form with
+// a real shell: `echo "person $i" >> f.txt; sleep 0.002` in a loop (a
+// line every few milliseconds) while the agent
+// edits the same file 300 times (60 with -short). Every line the shell
+// appended must be on disk; an edit may be refused as changed or busy,
+// never fail otherwise.
+func TestAttackShellAppendsDuringEditsLoseNothing(t *testing.T) {
+	edits := 300
+	if testing.Short() {
+		edits = 60
+	}
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "counter 0\n"})
+	r, s := open(t, dir, "s")
+	ctl := t.TempDir()
+	stop, count := filepath.Join(ctl, "stop"), filepath.Join(ctl, "count")
+	sh := exec.Command("sh", "-c", `i=0; while [ ! -e "$1" ]; do i=$((i+1)); echo "person $i" >> f.txt; sleep 0.002; done; echo $i > "$2"`, "sh", stop, count)
+	sh.Dir = dir
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	for i := 0; i < edits; i++ {
+		_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
+			replaceFirst("f.txt", "counter "+strconv.Itoa(i)+"\n", "counter "+strconv.Itoa(i+1)+"\n", false))
+		switch {
+		case errors.Is(err, repo.ErrFileChanged), errors.Is(err, repo.ErrFileBusy):
+			refused++
+			i-- // the counter did not move
+			if refused > edits {
+				t.Fatalf("%d edits refused: %v", refused, err)
+			}
+		case err != nil:
+			os.WriteFile(stop, nil, 0o666)
+			sh.Wait()
+			t.Fatalf("edit %d: %v", i, err)
+		}
+	}
+	must(t, os.WriteFile(stop, nil, 0o666))
+	if err := sh.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(gittest.ReadFile(t, ctl, "count")))
+	if err != nil || n == 0 {
+		t.Fatalf("the shell appended no line: %v", err)
+	}
+	got := gittest.ReadFile(t, dir, "f.txt")
+	for i := 1; i <= n; i++ {
+		if !strings.Contains(got, "\nperson "+strconv.Itoa(i)+"\n") {
+			t.Fatalf("line %d of %d appended by the shell is lost (%d edits, %d refused)", i, n, edits, refused)
+		}
+	}
+	if !strings.Contains(got, "counter "+strconv.Itoa(edits)+"\n") {
+		t.Fatalf("the agent's last edit is missing")
+	}
+	t.Logf("%d lines appended by the shell during %d edits (%d refused as changed or busy); none lost", n, edits, refused)
+	gittest.Fsck(t, dir)
+}
