@@ -366,8 +366,11 @@ func (c *Conversions) clean(rel string, content []byte, indexCR, write bool) (pl
 	cmd := c.r.gitCommand(c.ctx, args...)
 	boundBy(cmd)
 	cmd.Stdin = bytes.NewReader(content)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
+	// Only the tail of standard error is kept: a filter may write any
+	// amount there, on success too.
+	var out bytes.Buffer
+	stderr := &tailBuffer{}
+	cmd.Stdout, cmd.Stderr = &out, stderr
 	if err := cmd.Run(); err != nil {
 		if c.ctx.Err() != nil {
 			return plumbing.ZeroHash, fmt.Errorf("%w: %s: git hash-object (the clean filter) did not finish in time, and was stopped: %w; check the filter with `git add %s`", ErrConversion, rel, c.ctx.Err(), rel)
