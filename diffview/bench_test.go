@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hexops/gotextdiff"
@@ -71,8 +72,9 @@ func BenchmarkMyersWideWindow(b *testing.B) {
 	}
 }
 
-// BenchmarkBudgetExceeded pays for measuring D up to the budget and then
-// renders the replacement: S = 19,802 and D = 200.
+// BenchmarkBudgetExceeded pays for measuring D up to gotextdiff's budget,
+// and then for the linear-space search that diffs the window instead:
+// S = 19,802 and D = 200.
 func BenchmarkBudgetExceeded(b *testing.B) {
 	old, new := editEvery(10000, 100)
 	b.ReportAllocs()
@@ -103,4 +105,32 @@ func editEvery(n, k int) (old, new []byte) {
 		new = append(new, line...)
 	}
 	return old, new
+}
+
+// BenchmarkTwoDistantChanges30k is issue 22's case: two one-line changes
+// 29,997 lines apart in a 30,000-line file (S = 59,996, D = 4), beyond
+// gotextdiff's bounds: the linear-space search. The "B-output" metric is
+// the size of the diff.
+func BenchmarkTwoDistantChanges30k(b *testing.B) {
+	file := numbered("line", 1, 30000)
+	old, new := []byte(file), []byte(withLine(withLine(file, 2, "changed\n"), 29999, "changed\n"))
+	b.ReportAllocs()
+	var out string
+	for b.Loop() {
+		out = Unified("f", "f", old, new, 3)
+	}
+	b.ReportMetric(float64(len(out)), "B-output")
+}
+
+// BenchmarkLinearAtBudget is near the costliest window the linear-space
+// search takes: 30,000 lines with every 215th changed (S = 59,724,
+// D = 280, S·D just under maxLinearWork).
+func BenchmarkLinearAtBudget(b *testing.B) {
+	old, new := editEvery(30000, 215)
+	b.ReportAllocs()
+	var out string
+	for b.Loop() {
+		out = Unified("f", "f", old, new, 3)
+	}
+	b.ReportMetric(float64(strings.Count(out, "\n@@ ")), "hunks")
 }

@@ -7,10 +7,12 @@
 // linear byte comparisons, and only the changed window in between is diffed
 // with Myers' algorithm (github.com/hexops/gotextdiff), and only if its
 // cost there, known before calling it, is within a fixed budget. A window
-// over budget (a rewrite of more than a few hundred lines, or many changes
-// spread over thousands of lines) is shown as one replacement: all its old
-// lines removed, all its new lines added. That diff is larger than a
-// minimal one but just as correct.
+// over that budget but with few changes (two one-line changes far apart in
+// a large file) is diffed by Myers' linear-space refinement (linear.go),
+// within a budget of its own. Only a window over both (a rewrite of
+// thousands of lines, or thousands of changes spread over a large file)
+// is shown as one replacement: all its old lines removed, all its new
+// lines added. That diff is larger than a minimal one but just as correct.
 //
 // Lines end at "\n". A "\r" before it is part of the line's content, so
 // CRLF files diff and apply like any other; bytes are never interpreted
@@ -94,7 +96,8 @@ func Stat(old, new []byte) (added, removed int) {
 }
 
 // render writes header and the hunks turning old into new. Windows of more
-// than myersLimit lines are shown as a single replacement.
+// than myersLimit lines never go to gotextdiff (see appendWindow); with a
+// myersLimit of 0 every window is shown as a single replacement.
 func render(header string, old, new []byte, context, myersLimit int) string {
 	if bytes.Equal(old, new) {
 		return ""

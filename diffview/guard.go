@@ -40,18 +40,28 @@ const (
 )
 
 // appendWindow appends the runs turning old[start:oldEnd] into
-// new[start:newEnd]: Myers' edit script when its cost is within bounds and
-// gotextdiff's result checks out, otherwise one removal and one addition.
-// Windows of more than myersLimit lines are never given to Myers.
+// new[start:newEnd]: Myers' edit script when its cost is within bounds
+// (gotextdiff for a window of at most myersLimit lines, the linear-space
+// search of linear.go for a wider one whose S·D is within maxLinearWork),
+// otherwise one removal and one addition. A myersLimit of 0 diffs no
+// window (the tests' way to reach the fallback).
 func appendWindow(runs []run, old, new []byte, start, oldEnd, newEnd, myersLimit int) []run {
 	oldLines, newLines := countLines(old[start:oldEnd]), countLines(new[start:newEnd])
 	// With one side empty the replacement is already the minimal diff.
-	if size := oldLines + newLines; oldLines > 0 && newLines > 0 && size <= myersLimit {
+	size := oldLines + newLines
+	if oldLines > 0 && newLines > 0 && myersLimit > 0 && size <= max(myersLimit, maxLinearLines) {
 		a, b := lineStarts(old, start, oldEnd), lineStarts(new, start, newEnd)
 		aIDs, bIDs := lineIDs(old, a, new, b)
 		// D never exceeds size; the cap keeps editsWithin's frontier small.
-		if editsWithin(aIDs, bIDs, min(maxMyersTrace/(2*size+1)-1, size)) {
+		if size <= myersLimit && editsWithin(aIDs, bIDs, min(maxMyersTrace/(2*size+1)-1, size)) {
 			if out, ok := appendMyers(runs, a, b, aIDs, bIDs); ok {
+				return out
+			}
+		}
+		// Too costly for gotextdiff's trace (or refused by the replay
+		// check): the linear-space search, if D is small enough.
+		if maxD := min(maxLinearWork/size, size); editsWithin(aIDs, bIDs, maxD) {
+			if out, ok := appendLinear(runs, a, b, aIDs, bIDs, maxD); ok {
 				return out
 			}
 		}

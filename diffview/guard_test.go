@@ -19,7 +19,8 @@ func TestFullRewrite10k(t *testing.T) {
 	gitApply(t, []applyCase{{"rewrite", "big.txt", "big.txt", old, new, patch, false}})
 }
 
-// TestMyersBounds checks which windows go to Myers, counting hunks with
+// TestMyersBounds checks which windows are diffed (by gotextdiff or the
+// linear-space search) and which are shown replaced, counting hunks with
 // context 0: each separate change is its own hunk, a replacement is one.
 func TestMyersBounds(t *testing.T) {
 	file := numbered("line", 1, 12000)
@@ -30,8 +31,12 @@ func TestMyersBounds(t *testing.T) {
 		}
 		return text
 	}
-	var everyOther600, everyOther1000 []int
-	for n := 2; n <= 1000; n += 2 {
+	var everyOther600, everyOther1000, everyOther12000 []int
+	for n := 2; n <= 12000; n += 2 {
+		everyOther12000 = append(everyOther12000, n)
+		if n > 1000 {
+			continue
+		}
 		if n <= 600 {
 			everyOther600 = append(everyOther600, n)
 		}
@@ -43,9 +48,12 @@ func TestMyersBounds(t *testing.T) {
 		wantHunks int
 	}{
 		{"few edits across 9,001 lines: S=18,002, D=8", change(1000, 4000, 7000, 10000), 4},
-		{"edits 12,000 lines apart: S=24,000 > maxMyersLines", change(1, 12000), 1},
+		// Beyond gotextdiff's bounds, within the linear-space path's.
+		{"edits 12,000 lines apart: S=24,000 > maxMyersLines, D=4", change(1, 12000), 2},
 		{"every other line of 600: S=1,200, D=600 within budget", change(everyOther600...), 300},
-		{"every other line of 1,000: S=2,000, D=1,000 beyond budget", change(everyOther1000...), 1},
+		{"every other line of 1,000: S=2,000, D=1,000 beyond gotextdiff's budget, S·D within maxLinearWork", change(everyOther1000...), 500},
+		// Beyond both: S·D = 24,000·12,000.
+		{"every other line of 12,000: S=24,000, D=12,000 beyond every budget", change(everyOther12000...), 1},
 	} {
 		patch := Hunks([]byte(file), []byte(c.new), 0)
 		checkPatch(t, []byte(file), []byte(c.new), patch, 0, false)

@@ -8,8 +8,7 @@ import "bytes"
 // files around them.
 
 // changeRuns splits old and new into runs of equal, removed and added
-// lines, covering both files whole. Windows of more than myersLimit lines
-// are shown as a single replacement.
+// lines, covering both files whole. myersLimit is appendWindow's.
 func changeRuns(old, new []byte, myersLimit int) []run {
 	// Trim whole lines only: a line shared only in part is a changed line.
 	// The suffix is searched after the prefix so that the two cannot overlap.

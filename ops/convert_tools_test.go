@@ -266,3 +266,58 @@ func TestConvertedReadBeforeEdit(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentRecordedAsGitAddsIt: with the ident attribute, the file on disk
+// holds "$Id: <blob> $" and `git add` stores "$Id$". Edits of other lines
+// are recorded as `git add` records them (no Edit-Raw, and `git diff HEAD
+// refs/edits/s` shows only the edited lines), a later edit sees the file
+// as unchanged (no sync commit), a selective undo of the earlier edit
+// merges without a conflict on the keyword line, and undo of the rest
+// leaves the session equal to HEAD and git status clean.
+func TestIdentRecordedAsGitAddsIt(t *testing.T) {
+	gittest.Isolate(t)
+	dir := gittest.New(t)
+	gittest.WriteFile(t, dir, ".gitattributes", "*.txt ident\n")
+	gittest.WriteFile(t, dir, "a.txt", "// $Id$\none\ntwo\nthree\nfour\nfive\n")
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-q", "-m", "person's commit")
+	gittest.Git(t, dir, "rm", "-q", "--cached", "a.txt")
+	gittest.Git(t, dir, "reset", "-q", "--hard")
+	head := gittest.Rev(t, dir, "HEAD")
+	checkedOut := gittest.ReadFile(t, dir, "a.txt")
+	if !strings.HasPrefix(checkedOut, "// $Id: "+gittest.Rev(t, dir, "HEAD:a.txt")+" $\n") {
+		t.Fatalf("checked out %q", checkedOut)
+	}
+
+	e := openEngine(t, dir)
+	engineCall(t, e, "text_editor", map[string]any{"command": "str_replace", "path": "a.txt", "old_str": "two\n", "new_str": "TWO\n"})
+	if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), gittest.AddedByHand(t, dir, "a.txt"); got != hand {
+		t.Errorf("git diff HEAD refs/edits/s:\n%s\nwhat git add shows:\n%s", got, hand)
+	}
+	engineCall(t, e, "text_editor", map[string]any{"command": "str_replace", "path": "a.txt", "old_str": "five\n", "new_str": "FIVE\n"})
+	if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), gittest.AddedByHand(t, dir, "a.txt"); got != hand {
+		t.Errorf("after the second edit, git diff HEAD refs/edits/s:\n%s\nwhat git add shows:\n%s", got, hand)
+	}
+	log := gittest.Git(t, dir, "log", "--format=%B", head+"..refs/edits/s")
+	if strings.Contains(log, "Edit-Op: sync") || strings.Contains(log, "Edit-Raw") || strings.Count(log, "Edit-Op: edit") != 2 {
+		t.Errorf("the session's history:\n%s", log)
+	}
+
+	// The first edit, taken back under the second: a merge.
+	first := gittest.Rev(t, dir, "refs/edits/s~1")
+	engineCall(t, e, "edit_undo", map[string]any{"edit": first})
+	if got, want := gittest.Git(t, dir, "show", "refs/edits/s:a.txt"), "// $Id$\none\ntwo\nthree\nfour\nFIVE\n"; got != want {
+		t.Errorf("after undo of the first edit the session records %q, want %q", got, want)
+	}
+	if got, hand := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"), gittest.AddedByHand(t, dir, "a.txt"); got != hand {
+		t.Errorf("after the selective undo, git diff HEAD refs/edits/s:\n%s\nwhat git add shows:\n%s", got, hand)
+	}
+	engineCall(t, e, "text_editor", map[string]any{"command": "undo_edit", "path": "a.txt"})
+	if d := gittest.Git(t, dir, "diff", "HEAD", "refs/edits/s"); d != "" {
+		t.Errorf("after undoing both, the session differs from HEAD:\n%s", d)
+	}
+	if st := gittest.Status(t, dir); st != "" {
+		t.Errorf("git status after undoing both:\n%s\non disk %q, git diff:\n%s", st, gittest.ReadFile(t, dir, "a.txt"), gittest.Git(t, dir, "diff"))
+	}
+	gittest.Fsck(t, dir)
+}

@@ -274,6 +274,94 @@ func (c *Conversions) Applies(rel string) (bool, error) {
 	return c.autocrlf != "", nil
 }
 
+// SameCheckout reports whether a and b, two worktree forms of rel, are
+// the same file to git: equal bytes, or, where the ident attribute
+// applies, equal once each "$Id: …$" expansion is collapsed to "$Id$" as
+// `git add` collapses it. git writes the blob's own id into the expansion
+// on every checkout, so its text is not content: `git add` stores the same
+// blob for both, and git status calls a file unchanged whose only
+// difference from its checked-out form is an older id there.
+func (c *Conversions) SameCheckout(rel string, a, b []byte) (bool, error) {
+	if bytes.Equal(a, b) {
+		return true, nil
+	}
+	ident, err := c.ident(rel)
+	if err != nil || !ident {
+		return false, err
+	}
+	return bytes.Equal(collapseIdent(a), collapseIdent(b)), nil
+}
+
+// IdentCollapsed returns worktree bytes b of rel with each ident
+// expansion collapsed to "$Id$" where the ident attribute applies (b
+// itself otherwise): the form in which two versions of rel compare and
+// merge as git's blobs do, whatever blob ids their expansions name.
+func (c *Conversions) IdentCollapsed(rel string, b []byte) ([]byte, error) {
+	ident, err := c.ident(rel)
+	if err != nil || !ident {
+		return b, err
+	}
+	return collapseIdent(b), nil
+}
+
+// IdentExpanded returns b, worktree bytes of rel whose ident keywords are
+// collapsed ("$Id$", as IdentCollapsed leaves them), with each keyword
+// expanded as `git checkout` of `git add` of b would write it: "$Id: <id>
+// $", id the blob git stores for b (git hash-object, which stores
+// nothing). Where ident does not apply, or b holds no "$Id$", b is
+// returned as is and no git process runs. The expansion matters beyond
+// looks: git status takes a file whose size differs from its checkout as
+// modified without comparing contents. Errors wrap ErrConversion.
+func (c *Conversions) IdentExpanded(rel string, b []byte) ([]byte, error) {
+	ident, err := c.ident(rel)
+	if err != nil || !ident || !bytes.Contains(b, []byte("$Id$")) {
+		return b, err
+	}
+	id, err := c.CleanID(rel, b, false)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.ReplaceAll(b, []byte("$Id$"), []byte("$Id: "+id.String()+" $")), nil
+}
+
+// ident reports whether the ident attribute applies to rel.
+func (c *Conversions) ident(rel string) (bool, error) {
+	attrs, err := c.attrs(rel)
+	if err != nil {
+		return false, err
+	}
+	x, ok := attrs["ident"]
+	return ok && x.IsSet(), nil
+}
+
+// collapseIdent is git's ident_to_git (convert.c): each "$Id:" followed by
+// a "$" with no newline in between becomes "$Id$". b is returned as is
+// when it holds no "$Id:".
+func collapseIdent(b []byte) []byte {
+	if !bytes.Contains(b, []byte("$Id:")) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for {
+		d := bytes.IndexByte(b, '$')
+		if d < 0 {
+			break
+		}
+		out, b = append(out, b[:d+1]...), b[d+1:]
+		if len(b) > 3 && bytes.HasPrefix(b, []byte("Id:")) {
+			end := bytes.IndexByte(b[3:], '$')
+			if end < 0 {
+				break
+			}
+			if bytes.IndexByte(b[3:3+end], '\n') >= 0 {
+				continue // a line break first: not a keyword
+			}
+			out, b = append(out, "Id$"...), b[3+end+1:]
+		}
+	}
+	return append(out, b...)
+}
+
 // OnlyAutoEOL reports whether the only conversion git may apply to rel is
 // the automatic line-ending one: text=auto, or core.autocrlf where no text,
 // crlf or eol attribute decides, and no filter, ident or
@@ -366,8 +454,11 @@ func (c *Conversions) clean(rel string, content []byte, indexCR, write bool) (pl
 	cmd := c.r.gitCommand(c.ctx, args...)
 	boundBy(cmd)
 	cmd.Stdin = bytes.NewReader(content)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
+	// Only the tail of standard error is kept: a filter may write any
+	// amount there, on success too.
+	var out bytes.Buffer
+	stderr := &tailBuffer{}
+	cmd.Stdout, cmd.Stderr = &out, stderr
 	if err := cmd.Run(); err != nil {
 		if c.ctx.Err() != nil {
 			return plumbing.ZeroHash, fmt.Errorf("%w: %s: git hash-object (the clean filter) did not finish in time, and was stopped: %w; check the filter with `git add %s`", ErrConversion, rel, c.ctx.Err(), rel)

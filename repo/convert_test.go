@@ -1,6 +1,7 @@
 package repo_test
 
 import (
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -142,5 +143,42 @@ func TestSmudgeAnswers(t *testing.T) {
 	got, err := c.Smudge("a.txt", store("abc"))
 	if err != nil || string(got) != "012" {
 		t.Errorf("after the filter changed: %q, %v; want %q", got, err, "012")
+	}
+}
+
+// TestAttackCleanFilterStderrIsBounded: a clean filter that writes 10 MB
+// to standard error and fails gives an error holding only the tail of it
+// (its last words included), not the 10 MB; one that writes as much and
+// succeeds cleans as usual.
+func TestAttackCleanFilterStderrIsBounded(t *testing.T) {
+	gittest.Isolate(t)
+	dir := gittest.New(t)
+	const flood = `head -c 10000000 /dev/zero | tr '\0' x >&2; echo >&2; echo the-filter-gave-up >&2`
+	gittest.Git(t, dir, "config", "filter.fails.clean", flood+"; exit 3")
+	gittest.Git(t, dir, "config", "filter.fails.required", "true")
+	gittest.Git(t, dir, "config", "filter.talks.clean", flood+"; tr a-z A-Z")
+	gittest.WriteFile(t, dir, ".gitattributes", "fails.txt filter=fails\ntalks.txt filter=talks\n")
+	r, err := repo.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	c, err := r.Conversions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Clean("fails.txt", []byte("abc\n"), false)
+	if !errors.Is(err, repo.ErrConversion) {
+		t.Fatalf("Clean with a failing filter: %v, want ErrConversion", err)
+	}
+	if msg := err.Error(); len(msg) > 8<<10 || !strings.Contains(msg, "the-filter-gave-up") || !strings.Contains(msg, "git add fails.txt") {
+		t.Errorf("the error is %d bytes (want at most 8 KiB, with the filter's last words and what to do): %.300q…", len(msg), msg)
+	}
+	cl, err := c.Clean("talks.txt", []byte("abc\n"), false)
+	if err != nil {
+		t.Fatalf("Clean with a talkative filter: %v", err)
+	}
+	if string(cl.Content) != "ABC\n" {
+		t.Errorf("cleaned %q, want %q", cl.Content, "ABC\n")
 	}
 }

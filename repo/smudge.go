@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -36,26 +37,51 @@ type smudger struct {
 	stderr *tailBuffer
 }
 
-// tailBuffer keeps the last bytes a process wrote to standard error.
+// stderrTail is how much of a process's standard error a tailBuffer
+// keeps: enough for git's and a filter's last messages, while a filter
+// that writes without end costs no memory and floods no error message.
+const stderrTail = 4096
+
+// tailBuffer keeps the last stderrTail bytes a process wrote to standard
+// error, and whether earlier ones were dropped.
 type tailBuffer struct {
 	mu  sync.Mutex
 	buf []byte
+	cut bool
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 4096 {
-		t.buf = t.buf[len(t.buf)-4096:]
+	n := len(p)
+	if len(p) >= stderrTail {
+		t.cut = t.cut || len(p) > stderrTail || len(t.buf) > 0
+		t.buf = append(t.buf[:0], p[len(p)-stderrTail:]...)
+		return n, nil
 	}
-	return len(p), nil
+	if over := len(t.buf) + len(p) - stderrTail; over > 0 {
+		// Shift in place: the buffer never grows past stderrTail.
+		t.buf = t.buf[:copy(t.buf, t.buf[over:])]
+		t.cut = true
+	}
+	t.buf = append(t.buf, p...)
+	return n, nil
 }
 
+// String is the kept tail, trimmed, starting with "…" when earlier bytes
+// were dropped (at a UTF-8 character boundary, so that the message stays
+// valid text).
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return strings.TrimSpace(string(t.buf))
+	b := t.buf
+	if !t.cut {
+		return strings.TrimSpace(string(b))
+	}
+	for i := 0; i < len(b) && i < utf8.UTFMax && !utf8.RuneStart(b[0]); i++ {
+		b = b[1:]
+	}
+	return "…" + strings.TrimSpace(string(b))
 }
 
 // smudge answers one request, starting the process if none runs for key.

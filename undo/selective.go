@@ -163,7 +163,10 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 			if err != nil {
 				return Planned{}, err
 			}
-			res, c, err := reverse(ctx, before, after, cur)
+			res, c, err := reverse(ctx, before, after, cur, keywords{
+				collapse: func(b []byte) ([]byte, error) { return files.IdentCollapsed(p, b) },
+				expand:   func(b []byte) ([]byte, error) { return files.IdentExpanded(p, b) },
+			})
 			if err != nil {
 				return Planned{}, err
 			}
@@ -215,14 +218,37 @@ func opVerb(op string) string {
 	return "undo"
 }
 
+// keywords collapse a path's ident expansions, which name each version's
+// own blob and so differ between versions whose text is the same, and
+// expand them again as `git checkout` would (see Reader.IdentCollapsed and
+// Reader.IdentExpanded); both return their input where ident does not
+// apply.
+type keywords struct {
+	collapse, expand func([]byte) ([]byte, error)
+}
+
 // reverse takes back the change from before to after out of now: the
-// result, or the conflict (Path and Target left for the caller).
-func reverse(ctx context.Context, before, after, now repo.FileState) (repo.FileState, *Conflict, error) {
+// result, or the conflict (Path and Target left for the caller). The
+// contents are compared and merged with ident expansions collapsed (kw),
+// and a merge's result is expanded again.
+func reverse(ctx context.Context, before, after, now repo.FileState, kw keywords) (repo.FileState, *Conflict, error) {
+	norm := kw.collapse
 	res := now
+	var nb, na, nn repo.FileState
+	for _, x := range []struct{ in, out *repo.FileState }{{&before, &nb}, {&after, &na}, {&now, &nn}} {
+		*x.out = *x.in
+		if x.in.Exists {
+			c, err := norm(x.in.Content)
+			if err != nil {
+				return res, nil, err
+			}
+			x.out.Content = c
+		}
+	}
 	switch {
-	case sameContent(now, after):
+	case sameContent(nn, na):
 		res.Exists, res.Content = before.Exists, before.Content
-	case sameContent(now, before):
+	case sameContent(nn, nb):
 		// the change is gone already: nothing to take back
 	case !now.Exists:
 		return res, &Conflict{Reason: "removed since"}, nil
@@ -231,7 +257,9 @@ func reverse(ctx context.Context, before, after, now repo.FileState) (repo.FileS
 	case !after.Exists:
 		return res, &Conflict{Reason: "removed by it and created again since"}, nil
 	default:
-		m, err := Merge(ctx, after.Content, now.Content, before.Content)
+		// With ident, the merge is of the collapsed forms; its result is
+		// written expanded, as `git checkout` writes it.
+		m, err := Merge(ctx, na.Content, nn.Content, nb.Content)
 		if errors.Is(err, ErrBinaryMerge) {
 			return res, &Conflict{Reason: "binary (or UTF-16) and changed since; git merges text only"}, nil
 		}
@@ -241,7 +269,9 @@ func reverse(ctx context.Context, before, after, now repo.FileState) (repo.FileS
 		if len(m.Conflicts) > 0 {
 			return res, &Conflict{Lines: m.Conflicts}, nil
 		}
-		res.Content = m.Content
+		if res.Content, err = kw.expand(m.Content); err != nil {
+			return res, nil, err
+		}
 	}
 	// The mode merges as git merges it: a change of it since wins.
 	switch {

@@ -3,6 +3,7 @@ package exactedit
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -62,16 +63,21 @@ func PlanEdit(content []byte, oldString, newString string, replaceAll bool) (Pla
 		return Planned{}, &Failure{Message: MsgIdentical, Err: ErrIdentical, Details: "No changes would be made"}
 	}
 
+	// The occurrences are never collected: a one-byte old_string may occur
+	// at every byte, and what is kept of them (a count, the first, the
+	// replaced text) is what bounds memory.
 	var p Planned
-	offs, matched, _ := text.FindExact(content, oldString)
-	if len(offs) == 0 {
+	offs, matched, _ := text.FindExactSeq(content, oldString)
+	first, found := firstOf(offs)
+	if !found {
 		// Text copied from Read output with its line-number prefixes:
 		// retry without them (the seed's "Line Number Prefix Handling").
 		stripped, example, ok := readPrefixes(oldString, true)
 		if ok {
-			offs, matched, _ = text.FindExact(content, stripped)
+			offs, matched, _ = text.FindExactSeq(content, stripped)
+			first, found = firstOf(offs)
 		}
-		if len(offs) == 0 {
+		if !found {
 			return Planned{}, notFound(content, oldString)
 		}
 		p.Notes = append(p.Notes, fmt.Sprintf("old_string had Read line-number prefixes (e.g. %q); they were removed before matching", example))
@@ -83,23 +89,30 @@ func PlanEdit(content []byte, oldString, newString string, replaceAll bool) (Pla
 		}
 	}
 
-	if len(offs) > 1 && !replaceAll {
-		return Planned{}, &Failure{Message: MsgMultiple, Err: ErrAmbiguous,
-			Details: fmt.Sprintf("Found %d occurrences%s, at %s. Use replace_all: true to replace all, or include more surrounding context to make old_string unique",
-				len(offs), overlapNote(offs, len(matched)), text.DescribeLines(text.OccurrenceLines(content, offs)))}
-	}
-	offs = nonOverlapping(offs, len(matched))
-
-	repl := text.ToEOL(newString, text.DetectEOL(content))
-	p.Replacements = len(offs)
-	p.Line = text.OccurrenceLines(content, offs[:1])[0]
-	if matched != repl {
-		p.Edits = make([]text.Edit, len(offs))
-		for i, off := range offs {
-			p.Edits[i] = text.Edit{Start: off, End: off + len(matched), New: repl}
+	if !replaceAll {
+		if n, overlap, lines := text.DescribeOccurrences(content, offs, len(matched)); n > 1 {
+			note := ""
+			if overlap {
+				note = " (some of them overlap)"
+			}
+			return Planned{}, &Failure{Message: MsgMultiple, Err: ErrAmbiguous,
+				Details: fmt.Sprintf("Found %d occurrences%s, at %s. Use replace_all: true to replace all, or include more surrounding context to make old_string unique",
+					n, note, lines)}
 		}
 	}
+
+	repl := text.ToEOL(newString, text.DetectEOL(content))
+	p.Edits, p.Replacements, _ = text.ReplaceAll(content, offs, len(matched), repl)
+	p.Line = text.OccurrenceLines(content, []int{first})[0]
 	return p, nil
+}
+
+// firstOf returns the first offset offs yields.
+func firstOf(offs iter.Seq[int]) (int, bool) {
+	for off := range offs {
+		return off, true
+	}
+	return 0, false
 }
 
 // notFound words the refusal: the seed's text, what to do, a hint when
@@ -191,26 +204,6 @@ func multiFailure(i, n int, err error) error {
 		d += fmt.Sprintf(". None of the %d edits was applied; send them all again with edit %d fixed", n, i+1)
 	}
 	return &Failure{Message: fmt.Sprintf("Edit %d of %d failed: %s", i+1, n, f.Message), Details: d + f.tail, Err: f.Err, tail: f.tail}
-}
-
-// nonOverlapping keeps, from left to right, the offsets whose n bytes do not
-// overlap the previously kept one.
-func nonOverlapping(offs []int, n int) []int {
-	kept := offs[:1:1]
-	for _, off := range offs[1:] {
-		if off >= kept[len(kept)-1]+n {
-			kept = append(kept, off)
-		}
-	}
-	return kept
-}
-
-// overlapNote explains a count that surprises: occurrences that overlap.
-func overlapNote(offs []int, n int) string {
-	if text.Overlapping(offs, n) {
-		return " (some of them overlap)"
-	}
-	return ""
 }
 
 // readPrefixes removes the Read line-number prefix (`^ *[0-9]+\t`, the

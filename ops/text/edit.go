@@ -3,7 +3,9 @@ package text
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
+	"strings"
 )
 
 // Edit replaces src[Start:End] with New. Start and End are byte offsets into
@@ -104,4 +106,46 @@ func ApplyEdits(src []byte, edits []Edit) ([]byte, error) {
 // less orders edits by (Start, End).
 func less(a, b Edit) bool {
 	return a.Start < b.Start || (a.Start == b.Start && a.End < b.End)
+}
+
+// ReplaceAll plans replacing, in src, the occurrences of one string n
+// bytes long that offs yields (increasing offsets, such as FindExactSeq's),
+// each that does not overlap the previous one replaced, taken left to right
+// as strings.ReplaceAll takes them, by repl. It returns at most one edit:
+// the span from the first occurrence to the end of the last replaced, with
+// its new text built in one pass and allocated once, so that memory is the
+// size of that text whatever the number of occurrences (an edit per
+// occurrence costs some 40 bytes each: for a one-byte needle, 40 times
+// the file). There is no edit when offs yields none or the string is repl.
+// count is the number of occurrences replaced, first the offset of the
+// first (-1 when none). offs is ranged over twice.
+func ReplaceAll(src []byte, offs iter.Seq[int], n int, repl string) (edits []Edit, count, first int) {
+	first, last := -1, -1 // last: the end of the last occurrence replaced
+	for off := range offs {
+		if off < last || off < 0 || off+n > len(src) {
+			continue
+		}
+		if first < 0 {
+			first = off
+		}
+		count, last = count+1, off+n
+	}
+	if count == 0 || string(src[first:last][:n]) == repl {
+		return nil, count, first
+	}
+	var b strings.Builder
+	b.Grow(last - first + count*(len(repl)-n))
+	pos := first
+	for off := range offs {
+		if off >= last {
+			break
+		}
+		if off < pos {
+			continue // overlaps the one just replaced, or before the first
+		}
+		b.Write(src[pos:off])
+		b.WriteString(repl)
+		pos = off + n
+	}
+	return []Edit{{Start: first, End: last, New: b.String()}}, count, first
 }

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -411,7 +410,15 @@ func (s *Session) begin(ctx context.Context, paths []repo.Path, write bool) (*Tx
 		if err != nil {
 			return nil, nil, err
 		}
-		if rec.Exists == f.Exists && (!f.Exists || rec.Mode == f.Mode && bytes.Equal(rec.Content, f.Content)) {
+		same := rec.Exists == f.Exists && (!f.Exists || rec.Mode == f.Mode)
+		if same && f.Exists {
+			// As git status compares: an older id in an ident expansion
+			// is no change.
+			if same, err = conv.SameCheckout(p.Rel, rec.Content, f.Content); err != nil {
+				return nil, nil, err
+			}
+		}
+		if same {
 			continue
 		}
 		kept, err := s.keptUnconvertedFirstTouch(tx, p.Rel, f, e)

@@ -118,7 +118,8 @@ func (s *Session) keptUnconverted(tx *Tx, path string, f repo.FileState, e repo.
 // storeContent stores worktree bytes of path as the blob the session
 // records. Without a conversion that is the bytes themselves. With one, it
 // is the blob `git add` stores, unless checking that blob out does not give
-// the bytes back: then the bytes themselves, and raw is true (the commit
+// the bytes back (up to ident expansions, see repo.Conversions.SameCheckout):
+// then the bytes themselves, and raw is true (the commit
 // names the path in Edit-Raw). known is content's blob id when the caller
 // has it (zero: not known), so that the bytes are not hashed again.
 func (s *Session) storeContent(tx *Tx, path string, content []byte, known plumbing.Hash) (blob plumbing.Hash, raw bool, err error) {
@@ -138,7 +139,14 @@ func (s *Session) storeContent(tx *Tx, path string, content []byte, known plumbi
 	if err != nil {
 		return plumbing.ZeroHash, false, err
 	}
-	if !bytes.Equal(back, content) {
+	// Equal as a checkout, not byte for byte: an ident expansion holds the
+	// id of the blob checked out last, which git rewrites, and `git add`
+	// stores it collapsed.
+	same, err := tx.conv.SameCheckout(path, back, content)
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	if !same {
 		blob, err = s.Repo.StoreBlobKnown(content, known)
 		return blob, true, err
 	}

@@ -59,3 +59,24 @@ func (f *Reader) FileAt(h plumbing.Hash, path string) (repo.FileState, error) {
 	fs, _, err := f.s.worktreeForm(f.conv, h, path, e)
 	return fs, err
 }
+
+// IdentCollapsed is content, bytes of path in worktree form, with each
+// ident expansion collapsed (see repo.Conversions.IdentCollapsed): the
+// form in which versions of path recorded by different commits compare
+// and merge, since each expansion names its own commit's blob.
+func (f *Reader) IdentCollapsed(path string, content []byte) ([]byte, error) {
+	if f.conv == nil {
+		return content, nil
+	}
+	return f.conv.IdentCollapsed(path, content)
+}
+
+// IdentExpanded is content, bytes of path in worktree form with ident
+// keywords collapsed, as `git checkout` would write it (see
+// repo.Conversions.IdentExpanded): for a merge of collapsed forms.
+func (f *Reader) IdentExpanded(path string, content []byte) ([]byte, error) {
+	if f.conv == nil {
+		return content, nil
+	}
+	return f.conv.IdentExpanded(path, content)
+}
