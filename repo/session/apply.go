@@ -567,8 +567,14 @@ func (s *Session) storeDisk(tx *Tx, paths []string) (entries map[string]repo.Ent
 }
 
 // commit stores parent's tree with entries replaced, and a commit of it
-// whose message is subject, body (if any) and meta's trailers.
+// whose message is subject, body (if any) and meta's trailers, with its
+// position and counts (Edit-Seq) taken from parent's.
 func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, meta Meta, subject, body string, now time.Time) (plumbing.Hash, error) {
+	var err error
+	if meta.Seq, meta.Edits, err = s.countAfter(parent, meta.Op); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	meta.Counted = true
 	tree, err := s.Repo.TreeOf(parent)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -577,6 +583,36 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, me
 		return plumbing.ZeroHash, err
 	}
 	return s.Repo.StoreCommit(tree, parent, meta.MessageWithBody(subject, body), now)
+}
+
+// countAfter is the Edit-Seq of a commit of op whose parent is parent:
+// read from the parent's trailer (one commit), never from the history
+// index, which may be wrong. A parent written before the trailer existed
+// is counted by walking back to the session's first commit, or to a
+// commit that has it: once per session, since its next commit has it.
+func (s *Session) countAfter(parent plumbing.Hash, op string) (seq, edits int, err error) {
+	change := 0
+	if IsChange(op) {
+		change = 1
+	}
+	for h := parent; !h.IsZero(); {
+		c, ok, err := s.ReadCommit(h)
+		if err != nil {
+			return 0, 0, err
+		}
+		if !ok {
+			break // the session's base
+		}
+		if c.Meta.Counted {
+			return seq + c.Meta.Seq + 1, edits + c.Meta.Edits + change, nil
+		}
+		seq++
+		if IsChange(c.Meta.Op) {
+			edits++
+		}
+		h = c.Parent
+	}
+	return seq, edits + change, nil
 }
 
 // writeFiles puts every change on disk; before holds what was read, which
