@@ -181,6 +181,10 @@ func (s *Session) Preview(ctx context.Context, paths []repo.Path, policy Outside
 // applyOnce is one attempt of Apply (dry: of Preview), under the edit
 // lock.
 func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error), dry bool) (Outcome, error) {
+	// Refused first, from another worktree: nothing read, nothing written.
+	if err := s.checkOwner(!dry); err != nil {
+		return Outcome{}, err
+	}
 	tx, recorded, err := s.begin(ctx, paths, true)
 	if err != nil {
 		return Outcome{}, err
@@ -317,6 +321,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	// The ref names the objects now: the pack no longer needs its keep.
 	batch.Release()
+	s.claimNew(tx.Tip)
 	return out, nil
 }
 
