@@ -39,7 +39,7 @@ func benchLines(n, k int, with string) []byte {
 // buildBenchSession makes a repository whose session "bench" holds
 // commits edits round benchSessionPaths files of lines lines each, written
 // with the repo layer exactly as Apply writes them (session.Meta's
-// message with Edit-Prev and Edit-Stat, tree surgery from the parent), in
+// message with Edit-Prev, Edit-Stat and Edit-Seq, tree surgery from the parent), in
 // one pack, and puts the worktree at the session's tip.
 func buildBenchSession(b *testing.B, commits, lines int) string {
 	b.Helper()
@@ -72,7 +72,8 @@ func buildBenchSession(b *testing.B, commits, lines int) string {
 		after := benchLines(lines, (i/benchSessionPaths)%2, fmt.Sprintf("edit %d", i))
 		a, rm := diffview.Stat(cur[p], after)
 		meta := session.Meta{Op: session.OpEdit, Tool: "text_editor.str_replace", Session: "bench", Paths: []string{p},
-			Prev: map[string]plumbing.Hash{}, Stat: map[string]session.LineCount{p: {Added: a, Removed: rm}}}
+			Prev: map[string]plumbing.Hash{}, Stat: map[string]session.LineCount{p: {Added: a, Removed: rm}},
+			Seq: i - 1, Edits: i, Counted: true}
 		if h, ok := prev[p]; ok {
 			meta.Prev[p] = h
 		}

@@ -125,5 +125,24 @@ func Resolve(s Store, tip plumbing.Hash, name string) (Commit, error) {
 	if at+back >= n {
 		return Commit{}, fmt.Errorf("%w %q: session %q has only %d commits before it", ErrUnknownEdit, name, s.SessionName(), n-at-1)
 	}
-	return s.CommitAt(tip, n-1-at-back)
+	c, err := s.CommitAt(tip, n-1-at)
+	if err != nil {
+		return Commit{}, err
+	}
+	// ~N follows first parents from there, as git does: what it reaches
+	// is the commits' own link, whatever a cache says of positions.
+	for i := 0; i < back; i++ {
+		var p Commit
+		ok := false
+		if !c.Parent.IsZero() {
+			if p, ok, err = s.ReadCommit(c.Parent); err != nil {
+				return Commit{}, err
+			}
+		}
+		if !ok {
+			return Commit{}, fmt.Errorf("%w %q: session %q has only %d commits before it", ErrUnknownEdit, name, s.SessionName(), i)
+		}
+		c = p
+	}
+	return c, nil
 }

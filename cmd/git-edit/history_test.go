@@ -361,7 +361,7 @@ func TestLogShowDiffSessionsPrune(t *testing.T) {
 			"--- a/b.txt\n+++ b/b.txt\n@@ -1 +0,0 @@\n-b\n"},
 		{args: []string{"diff", "--session", "s", "b.txt"}, out: "--- a/b.txt\n+++ b/b.txt\n@@ -1 +0,0 @@\n-b\n"},
 		{args: []string{"show", "--session", "s", "s~3"}, out: "" +
-			"commit <id>\nSession: s\nDate:   DATE\n\n    text_editor.str_replace: a.txt\n    \n    Edit-Op: edit\n    Edit-Tool: text_editor.str_replace\n    Edit-Session: s\n    Edit-Path: a.txt\n    Edit-Stat: 2 1 a.txt\n\n" +
+			"commit <id>\nSession: s\nDate:   DATE\n\n    text_editor.str_replace: a.txt\n    \n    Edit-Op: edit\n    Edit-Tool: text_editor.str_replace\n    Edit-Session: s\n    Edit-Path: a.txt\n    Edit-Stat: 2 1 a.txt\n    Edit-Seq: 0 1\n\n" +
 			"--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n"},
 		{args: []string{"show", "nope"}, code: 1, out: "", err: `no such edit "nope"`},
 		{args: []string{"show"}, code: 2, out: "", err: "show takes one EDIT"},

@@ -59,7 +59,7 @@ func TestSessionsFoundAsAPersonMeansThem(t *testing.T) {
 		{"GIT_EDIT_SESSION wins", []string{"GIT_EDIT_SESSION=agent3"}, []string{"log"}, "<id>  <age>  edit  text_editor.str_replace  +1 -1  a.txt\n", ""},
 		{"--session wins over GIT_EDIT_SESSION", []string{"GIT_EDIT_SESSION=agent2"}, []string{"diff", "--session", "agent3", "--name-only"}, "a.txt\n", ""},
 		{"show finds a commit of another session", nil, []string{"show", "--session", "agent2", "--name-only", agent3[:8]},
-			"commit <id>\nSession: agent3\nDate:   DATE\n\n    text_editor.str_replace: a.txt\n    \n    Edit-Op: edit\n    Edit-Tool: text_editor.str_replace\n    Edit-Session: agent3\n    Edit-Path: a.txt\n    Edit-Stat: 1 1 a.txt\n\na.txt\n", ""},
+			"commit <id>\nSession: agent3\nDate:   DATE\n\n    text_editor.str_replace: a.txt\n    \n    Edit-Op: edit\n    Edit-Tool: text_editor.str_replace\n    Edit-Session: agent3\n    Edit-Path: a.txt\n    Edit-Stat: 1 1 a.txt\n    Edit-Seq: 0 1\n\na.txt\n", ""},
 		{"show without --session", nil, []string{"show", "--stat", agent3}, "-", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -284,7 +284,8 @@ func TestStatAndNameOnlyAsGit(t *testing.T) {
 	}
 	commit := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%H", "--grep=code.c", "refs/edits/s"))
 	r := gitEdit(t, dir, "", nil, "show", "--stat", commit)
-	if want := "\n" + gittest.Git(t, dir, "show", "--stat", "--format=", commit); r.code != 0 || !strings.HasSuffix(r.stdout, "Edit-Path: code.c\n    Edit-Stat: 3 1 code.c\n"+want) {
+	seq := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Edit-Seq,valueonly)", commit))
+	if want := "\n" + gittest.Git(t, dir, "show", "--stat", "--format=", commit); r.code != 0 || !strings.HasSuffix(r.stdout, "Edit-Path: code.c\n    Edit-Stat: 3 1 code.c\n    Edit-Seq: "+seq+"\n"+want) {
 		t.Errorf("show --stat:\n%s\nwant it to end with\n%s", r.stdout, want)
 	}
 	if r := gitEdit(t, dir, "", nil, "diff", "--stat", "--name-only"); r.code != 2 || r.stderr != "git-edit: --stat and --name-only cannot be used together; choose one\n" {

@@ -180,6 +180,10 @@ func (s *Session) Preview(ctx context.Context, paths []repo.Path, policy Outside
 // applyOnce is one attempt of Apply (dry: of Preview), under the edit
 // lock.
 func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error), dry bool) (Outcome, error) {
+	// Refused first, from another worktree: nothing read, nothing written.
+	if err := s.checkOwner(!dry); err != nil {
+		return Outcome{}, err
+	}
 	tx, recorded, err := s.begin(ctx, paths, true)
 	if err != nil {
 		return Outcome{}, err
@@ -317,6 +321,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	// The ref names the objects now: the pack no longer needs its keep.
 	batch.Release()
+	s.claimNew(tx.Tip)
 	return out, nil
 }
 
@@ -575,8 +580,14 @@ func (s *Session) storeDisk(tx *Tx, paths []string) (entries map[string]repo.Ent
 }
 
 // commit stores parent's tree with entries replaced, and a commit of it
-// whose message is subject, body (if any) and meta's trailers.
+// whose message is subject, body (if any) and meta's trailers, with its
+// position and counts (Edit-Seq) taken from parent's.
 func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, meta Meta, subject, body string, now time.Time) (plumbing.Hash, error) {
+	var err error
+	if meta.Seq, meta.Edits, err = s.countAfter(parent, meta.Op); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	meta.Counted = true
 	tree, err := s.Repo.TreeOf(parent)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -585,6 +596,36 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, me
 		return plumbing.ZeroHash, err
 	}
 	return s.Repo.StoreCommit(tree, parent, meta.MessageWithBody(subject, body), now)
+}
+
+// countAfter is the Edit-Seq of a commit of op whose parent is parent:
+// read from the parent's trailer (one commit), never from the history
+// index, which may be wrong. A parent written before the trailer existed
+// is counted by walking back to the session's first commit, or to a
+// commit that has it: once per session, since its next commit has it.
+func (s *Session) countAfter(parent plumbing.Hash, op string) (seq, edits int, err error) {
+	change := 0
+	if IsChange(op) {
+		change = 1
+	}
+	for h := parent; !h.IsZero(); {
+		c, ok, err := s.ReadCommit(h)
+		if err != nil {
+			return 0, 0, err
+		}
+		if !ok {
+			break // the session's base
+		}
+		if c.Meta.Counted {
+			return seq + c.Meta.Seq + 1, edits + c.Meta.Edits + change, nil
+		}
+		seq++
+		if IsChange(c.Meta.Op) {
+			edits++
+		}
+		h = c.Parent
+	}
+	return seq, edits + change, nil
 }
 
 // writeFiles puts every change on disk; before holds what was read, which

@@ -85,7 +85,7 @@ func TestApplyFirstCommitChildOfHeadWithTrailers(t *testing.T) {
 		t.Fatalf("parent %s, HEAD %s", parent, before.Head)
 	}
 	msg := gittest.Git(t, dir, "log", "-1", "--format=%B", "refs/edits/s1")
-	want := "test.set: dir/b.txt\n\nEdit-Op: edit\nEdit-Tool: test.set\nEdit-Session: s1\nEdit-Path: dir/b.txt\n\n"
+	want := "test.set: dir/b.txt\n\nEdit-Op: edit\nEdit-Tool: test.set\nEdit-Session: s1\nEdit-Path: dir/b.txt\nEdit-Seq: 0 1\n\n"
 	if msg != want {
 		t.Fatalf("message:\n%q\nwant\n%q", msg, want)
 	}

@@ -108,6 +108,9 @@ func (s *Session) Checkpoint(ctx context.Context, name string, dry bool) (Commit
 		return Commit{}, err
 	}
 	defer unlock()
+	if err := s.checkOwner(!dry); err != nil {
+		return Commit{}, err
+	}
 	tip, err := s.Tip()
 	if err != nil {
 		return Commit{}, err
@@ -162,5 +165,6 @@ func (s *Session) Checkpoint(ctx context.Context, name string, dry bool) (Commit
 		return Commit{}, err
 	}
 	batch.Release()
+	s.claimNew(tip)
 	return Commit{Hash: h, Parent: parent, Subject: subject, Time: now, Meta: meta}, nil
 }

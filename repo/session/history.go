@@ -25,14 +25,19 @@ func (s *Session) cached(h plumbing.Hash) (Commit, bool, error) {
 	return c, ok, err
 }
 
-// withIndex runs q on the index at tip, under idxMu; when q finds the index
-// stale or wrong (errIndexStale), it drops it and runs q once more on one
-// rebuilt from the commits.
+// withIndex runs q on the index at tip, under idxMu, once the index's
+// position of tip and its counts are checked against tip's Edit-Seq
+// trailer (see check); when they disagree, or q finds the index stale or
+// wrong (errIndexStale), it drops it and runs q once more on one rebuilt
+// from the commits.
 func (s *Session) withIndex(tip plumbing.Hash, q func(view) error) error {
 	s.idxMu.Lock()
 	defer s.idxMu.Unlock()
 	for attempt := 0; ; attempt++ {
 		v, err := s.indexAt(tip)
+		if err == nil {
+			err = s.check(v, tip)
+		}
 		if err == nil {
 			err = q(v)
 		}
@@ -41,6 +46,82 @@ func (s *Session) withIndex(tip plumbing.Hash, q func(view) error) error {
 		}
 		s.dropIndex()
 	}
+}
+
+// check compares what the index says of tip with tip's own Edit-Seq
+// trailer: its position (so the commit count, and every comparison of a
+// path's touches with the view's limit) and, when tip is the index's
+// newest commit, the count of changes. A tip written before the trailer
+// existed says nothing to check against: the index is then used only if
+// this process built it from the commits (walked), else errIndexStale has
+// it rebuilt by a walk, so a wrong index costs a walk, never a wrong
+// answer.
+func (s *Session) check(v view, tip plumbing.Hash) error {
+	if v.lim < 0 {
+		return nil
+	}
+	c, ok, err := s.cached(tip)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !ok:
+		return errIndexStale
+	case !c.Meta.Counted:
+		if !v.x.walked {
+			return errIndexStale
+		}
+	case c.Meta.Seq != v.lim, v.lim == v.x.n-1 && c.Meta.Edits != v.x.edits:
+		return errIndexStale
+	}
+	return nil
+}
+
+// at is the session's commit number seq up to the view's tip, read and
+// checked against the commits: it is a commit of the session whose
+// Edit-Seq is seq, and whose child in the index (or tip itself, for the
+// view's newest) names it as parent and has Edit-Seq seq+1. A commit
+// written before the trailer existed is taken only from an index this
+// process built from the commits.
+func (s *Session) at(v view, tip plumbing.Hash, seq int) (Commit, error) {
+	h, err := v.x.hashAt(s, seq)
+	if err != nil {
+		return Commit{}, err
+	}
+	c, ok, err := s.cached(h)
+	if err != nil {
+		return c, err
+	}
+	if !ok {
+		return c, errIndexStale
+	}
+	if !c.Meta.Counted {
+		if !v.x.walked {
+			return c, errIndexStale
+		}
+		return c, nil
+	}
+	if c.Meta.Seq != seq {
+		return c, errIndexStale
+	}
+	if seq == v.lim {
+		if h != tip {
+			return c, errIndexStale
+		}
+		return c, nil
+	}
+	nh, err := v.x.hashAt(s, seq+1)
+	if err != nil {
+		return c, err
+	}
+	child, ok, err := s.cached(nh)
+	if err != nil {
+		return c, err
+	}
+	if !ok || child.Parent != h || !child.Meta.Counted || child.Meta.Seq != seq+1 {
+		return c, errIndexStale
+	}
+	return c, nil
 }
 
 // LastTouches finds, for each path, the last commit of this session up to
@@ -209,14 +290,7 @@ func (s *Session) CommitAt(tip plumbing.Hash, seq int) (c Commit, err error) {
 		if seq < 0 || seq > v.lim {
 			return fmt.Errorf("session %q has no commit number %d", s.Name, seq)
 		}
-		h, err := v.x.hashAt(s, seq)
-		if err != nil {
-			return err
-		}
-		var ok bool
-		if c, ok, err = s.cached(h); err == nil && !ok {
-			err = errIndexStale
-		}
+		c, err = s.at(v, tip, seq)
 		return err
 	})
 	return c, err
@@ -261,6 +335,17 @@ func (s *Session) Matching(tip plumbing.Hash, prefix string) ([]int, error) {
 			if match(h) {
 				out = append(out, seq)
 			}
+		}
+		// Each commit named is checked where the index puts it; none
+		// named, from an index read from disk, is checked by a walk: an
+		// index that leaves a commit out must not make it unknown.
+		for _, seq := range out {
+			if _, err := s.at(v, tip, seq); err != nil {
+				return err
+			}
+		}
+		if len(out) == 0 && !v.x.walked {
+			return errIndexStale
 		}
 		return nil
 	})

@@ -77,6 +77,12 @@ type histIndex struct {
 	diskRead  bool
 	tail      []plumbing.Hash
 	seqs      map[plumbing.Hash]int // built on demand
+
+	// walked: every commit was read by this process (the index was built
+	// from the commits, not read from disk), so what it says is what the
+	// commits say. An index read from disk is checked against the
+	// commits' Edit-Seq trailers before use (see view.check).
+	walked bool
 }
 
 func (s *Session) indexPath() string   { return filepath.Join(s.stateDir(), "history.idx") }
@@ -235,6 +241,7 @@ func (s *Session) indexAt(tip plumbing.Hash) (view, error) {
 	}
 	if !met {
 		x = newIndex() // another history, or none read yet
+		x.walked = true
 	}
 	for i := len(newer) - 1; i >= 0; i-- {
 		x.add(newer[i])

@@ -47,6 +47,7 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 //	Edit-Stat: 3 1 src/main.go
 //	Edit-Turn: 7
 //	Edit-Checkpoint: before-refactor
+//	Edit-Seq: 12 9
 //
 // Edit-Path names every path the commit changed. Edit-Prev names, per path,
 // the previous commit of the session that changed it (absent on a session's
@@ -66,7 +67,11 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 // before core.autocrlf or a filter was set (git status calls it unchanged,
 // since its clean form is the blob). Undo and rollback write the blob back
 // as it is, not converted, so the bytes on disk come back exactly, and no
-// sync commit is needed to record them.
+// sync commit is needed to record them. Edit-Seq gives the commit's
+// position in its session (0: the first) and how many of the commits up
+// to it, itself included, are changes (IsChange): what the history index
+// says of a commit's position and of the counts is checked against it, so
+// that a wrong index costs a walk, never a wrong answer.
 type Meta struct {
 	Op         string
 	Tool       string
@@ -93,6 +98,12 @@ type Meta struct {
 	// Checkpoint is a checkpoint commit's name (Edit-Checkpoint); "" for
 	// an unnamed checkpoint and for every other commit.
 	Checkpoint string
+	// Seq and Edits are the Edit-Seq trailer: the commit's position in the
+	// session (0: its first commit), and the number of changes (IsChange)
+	// among the commits 0..Seq. Counted is false for a commit written
+	// before the trailer existed; Session.commit fills all three in.
+	Seq, Edits int
+	Counted    bool
 }
 
 // Reverts lists every commit an undo or redo reverses: Undoes, then
@@ -192,6 +203,9 @@ func (m Meta) MessageWithBody(subject, body string) string {
 	if m.Checkpoint != "" {
 		fmt.Fprintf(&b, "Edit-Checkpoint: %s\n", repo.OneLine(m.Checkpoint))
 	}
+	if m.Counted {
+		fmt.Fprintf(&b, "Edit-Seq: %d %d\n", m.Seq, m.Edits)
+	}
 	return b.String()
 }
 
@@ -246,6 +260,8 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			m.Turn = val
 		case "Edit-Checkpoint":
 			m.Checkpoint = val
+		case "Edit-Seq":
+			m.Seq, m.Edits, m.Counted = parseSeq(val)
 		case "Edit-Stat":
 			if p, st, ok := parseStat(val); ok {
 				if m.Stat == nil {
@@ -256,6 +272,18 @@ func ParseMeta(message string) (m Meta, ok bool) {
 		}
 	}
 	return m, ok
+}
+
+// parseSeq reads "<seq> <edits>"; ok is false for anything else, or for
+// counts no session has (more changes than commits).
+func parseSeq(val string) (seq, edits int, ok bool) {
+	a, b, found := strings.Cut(val, " ")
+	seq, err1 := strconv.Atoi(a)
+	edits, err2 := strconv.Atoi(b)
+	if !found || err1 != nil || err2 != nil || seq < 0 || edits < 0 || edits > seq+1 {
+		return 0, 0, false
+	}
+	return seq, edits, true
 }
 
 // parseStat reads "<added> <removed> <path>".

@@ -58,6 +58,9 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		return Recorded{}, err
 	}
 	defer unlock()
+	if err := s.checkOwner(true); err != nil {
+		return Recorded{}, err
+	}
 	tx, recorded, err := s.begin(ctx, paths, false)
 	if err != nil || len(tx.Outside) == 0 {
 		return Recorded{}, err
@@ -144,6 +147,7 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		}
 	}
 	batch.Release()
+	s.claimNew(tx.Tip)
 	out := Recorded{Syncs: syncs, Before: map[string]repo.Entry{}, After: map[string]repo.FileState{}}
 	if len(changed) == 0 {
 		return out, nil // only changes not this session's: the syncs are all there was
