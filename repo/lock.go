@@ -33,12 +33,18 @@ func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 		return nil, fmt.Errorf("open edit lock %s: %w", path, err)
 	}
 	unlock, err = flock(ctx, f, syscall.LOCK_EX)
-	if err == nil {
-		// Whatever this operation edits, a dead one's temporary files
-		// go first (see temps.go).
-		r.clearDeadTemps()
+	if err != nil {
+		return nil, err
 	}
-	return unlock, err
+	// Whatever this operation edits, a dead one's temporary files go
+	// first (see temps.go); and when it ends, its own journal lines go, so
+	// that the journal is empty but after a crash and an operation that
+	// only reads (a dry run) finds nothing to clear.
+	r.clearDeadTemps()
+	return func() {
+		r.clearDeadTemps()
+		unlock()
+	}, nil
 }
 
 // LockShared takes the edit lock shared, for an operation that only reads

@@ -111,9 +111,16 @@ func (r *Repo) clearDeadTemps() {
 			}
 		}
 	}
+	ours := map[string]bool{}
 	for _, e := range entries {
 		if !isTempOf(e.temp, e.name) {
 			continue
+		}
+		if _, seen := ours[e.top]; !seen {
+			ours[e.top] = r.isWorktree(e.top)
+		}
+		if !ours[e.top] {
+			continue // a journal line naming a directory outside this repository's worktrees
 		}
 		d, err := openWorkDir(e.top, e.dir, false)
 		if err != nil {
@@ -139,4 +146,42 @@ func (r *Repo) clearDeadTemps() {
 	if f, err := OpenStateFile(name, os.O_WRONLY|os.O_TRUNC, 0); err == nil {
 		f.Close()
 	}
+}
+
+// isWorktree reports whether top is the top of one of r's worktrees: its
+// .git is r's common dir, or a file naming a git dir under the common
+// dir's worktrees/. The journal lives in the common dir, so it names the
+// temporaries of every worktree; nothing else may be cleared through it.
+func (r *Repo) isWorktree(top string) bool {
+	if top == r.Top {
+		return true
+	}
+	dotGit := filepath.Join(top, ".git")
+	fi, err := os.Lstat(dotGit)
+	if err != nil {
+		return false
+	}
+	common, err := os.Stat(r.CommonDir)
+	if err != nil {
+		return false
+	}
+	if fi.IsDir() {
+		return os.SameFile(fi, common)
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 4096 {
+		return false
+	}
+	b, err := os.ReadFile(dotGit)
+	if err != nil {
+		return false
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok {
+		return false
+	}
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(top, gitdir)
+	}
+	parent, err := os.Stat(filepath.Dir(filepath.Dir(gitdir)))
+	return err == nil && filepath.Base(filepath.Dir(gitdir)) == "worktrees" && os.SameFile(parent, common)
 }

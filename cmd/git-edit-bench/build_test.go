@@ -111,7 +111,7 @@ func TestBuildSessionIsOneGitEditReads(t *testing.T) {
 		cmd.Dir, cmd.Env, cmd.Stdin = dir, gittest.Env(), strings.NewReader(stdin)
 		out, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("git-edit %s: %v\n%s", strings.Join(args, " "), err, out)
+			t.Fatalf("git-edit %s: %v\n%s%s", strings.Join(args, " "), err, out, stderrOf(err))
 		}
 		return string(out)
 	}
@@ -167,4 +167,12 @@ func TestBuildSessionIsOneGitEditReads(t *testing.T) {
 		t.Fatalf("undo left new.txt changed:\n%s", d)
 	}
 	gittest.Fsck(t, dir)
+}
+
+// stderrOf is what a failed command wrote to stderr, for the message.
+func stderrOf(err error) string {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(ee.Stderr)
+	}
+	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/git-edit/git-edit/ops/texteditor"
@@ -138,6 +139,10 @@ type sessionSpec struct {
 	firstModel                 string   // the commit of models[0], named in models[1]
 }
 
+// seqTrailer is the Edit-Seq trailer of a model message, which each built
+// commit carries with its own position and count, as Apply writes it.
+var seqTrailer = regexp.MustCompile(`(?m)^Edit-Seq: \d+ \d+\n`)
+
 // writeSession streams the session's commits to fast-import and reads
 // back each one's id from marks.
 func writeSession(w io.Writer, marks *bufio.Reader, s sessionSpec) error {
@@ -153,6 +158,8 @@ func writeSession(w io.Writer, marks *bufio.Reader, s sessionSpec) error {
 		}
 		msg = strings.ReplaceAll(msg, "Edit-Session: "+s.scratch+"\n", "Edit-Session: "+s.name+"\n")
 		msg = strings.ReplaceAll(msg, s.paths[0], p)
+		// Every commit is an edit: the i-th (from 0) is the (i+1)-th edit.
+		msg = seqTrailer.ReplaceAllString(msg, fmt.Sprintf("Edit-Seq: %d %d\n", i, i+1))
 		fmt.Fprintf(bw, "commit refs/edits/%s\nmark :%d\nauthor %s %d +0000\ncommitter %s %d +0000\ndata %d\n%s\n",
 			s.name, i+1, s.ident, when, s.ident, when, len(msg), msg)
 		if i == 0 {

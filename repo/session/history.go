@@ -67,10 +67,11 @@ func (s *Session) check(v view, tip plumbing.Hash) error {
 	switch {
 	case !ok:
 		return errIndexStale
+	case v.x.walked:
+		// Built from the commits by this process: the walk is the truth,
+		// whatever their trailers say (commits made by hand may lie).
 	case !c.Meta.Counted:
-		if !v.x.walked {
-			return errIndexStale
-		}
+		return errIndexStale
 	case c.Meta.Seq != v.lim, v.lim == v.x.n-1 && c.Meta.Edits != v.x.edits:
 		return errIndexStale
 	}
@@ -95,11 +96,11 @@ func (s *Session) at(v view, tip plumbing.Hash, seq int) (Commit, error) {
 	if !ok {
 		return c, errIndexStale
 	}
+	if v.x.walked {
+		return c, nil // built from the commits by this process (see check)
+	}
 	if !c.Meta.Counted {
-		if !v.x.walked {
-			return c, errIndexStale
-		}
-		return c, nil
+		return c, errIndexStale
 	}
 	if c.Meta.Seq != seq {
 		return c, errIndexStale

@@ -73,6 +73,13 @@ func (f *forgedIndex) write(t *testing.T, state string) {
 // message without Edit-Seq), and moves the ref to the last.
 func legacyEdits(t *testing.T, dir, name string, n int) {
 	t.Helper()
+	editsWithMeta(t, dir, name, n, nil)
+}
+
+// editsWithMeta is legacyEdits with each commit's trailers adjusted by
+// adjust (the i-th commit's, from 0) before it is written.
+func editsWithMeta(t *testing.T, dir, name string, n int, adjust func(i int, m *session.Meta)) {
+	t.Helper()
 	r, err := repo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +100,9 @@ func legacyEdits(t *testing.T, dir, name string, n int) {
 		}
 		if !prev.IsZero() {
 			meta.Prev["a.txt"] = prev
+		}
+		if adjust != nil {
+			adjust(i, &meta)
 		}
 		blob, err := r.StoreBlob([]byte(fmt.Sprintf("legacy %d\n", i)))
 		if err != nil {
@@ -204,6 +214,29 @@ func TestAttackLyingIndexIsCheckedAgainstCommits(t *testing.T) {
 				_, s = open(t, dir, "s")
 				checkIndexAnswers(t, s, gh, []string{"a.txt"})
 			})
+		}
+	}
+}
+
+// Commits whose Edit-Seq trailers all lie (made by hand, or copied from
+// another session's message) cost a walk on every question, never an
+// error and never a wrong count: what the walk finds is the answer.
+func TestLyingTrailersCostAWalkNeverAnError(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	editsWithMeta(t, dir, "s", 9, func(i int, m *session.Meta) {
+		m.Seq, m.Edits, m.Counted = 0, 1, true
+	})
+	gh := readGitHistory(t, dir, "refs/edits/s")
+	for round := range 2 { // the second reads the index the first wrote
+		_, s := open(t, dir, "s")
+		sum, err := s.Summarize()
+		if err != nil || sum.Commits != len(gh.ids) || sum.Edits != 6 {
+			t.Fatalf("round %d: Summarize = %d commits, %d edits, %v; git counts %d commits, 6 edits", round, sum.Commits, sum.Edits, err, len(gh.ids))
+		}
+		tip := plumbing.NewHash(gh.ids[len(gh.ids)-1])
+		want := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "refs/edits/s~3"))
+		if c, err := undo.Resolve(s, tip, "tip~3"); err != nil || c.Hash.String() != want {
+			t.Fatalf("round %d: Resolve(tip~3) = %s, %v; git says %s", round, c.Hash, err, want)
 		}
 	}
 }
