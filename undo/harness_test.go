@@ -70,7 +70,10 @@ func del(path string) change          { return change{path: path, del: true} }
 // git-edit, which the next recorded step records first as sync commit name.
 type step struct {
 	name, op, undoes, rollbackTo string
-	changes                      []change
+	// also are further steps an undo takes back (Edit-Undoes after
+	// undoes'), newest first, as an undo of a turn names them.
+	also    []string
+	changes []change
 }
 
 func edit(name string, cs ...change) step { return step{name: name, op: session.OpEdit, changes: cs} }
@@ -137,6 +140,9 @@ func (f *fixture) record(st step) {
 	}
 	if st.undoes != "" {
 		meta.Undoes = f.at(st.undoes)
+	}
+	for _, a := range st.also {
+		meta.AlsoUndoes = append(meta.AlsoUndoes, f.at(a))
 	}
 	var changes []session.Change
 	for _, c := range st.changes {
