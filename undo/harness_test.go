@@ -72,7 +72,9 @@ type step struct {
 	name, op, undoes, rollbackTo string
 	// also are further steps an undo takes back (Edit-Undoes after
 	// undoes'), newest first, as an undo of a turn names them.
-	also    []string
+	also []string
+	// turn is the Edit-Turn of an edit ("": none).
+	turn    string
 	changes []change
 }
 
@@ -130,7 +132,7 @@ func (f *fixture) writeDisk(cs []change) {
 // would, recording first any change the person made on disk.
 func (f *fixture) record(st step) {
 	f.t.Helper()
-	meta := session.Meta{Op: st.op, Tool: "test." + st.op}
+	meta := session.Meta{Op: st.op, Tool: "test." + st.op, Turn: st.turn}
 	switch st.rollbackTo {
 	case "":
 	case "start":
