@@ -93,7 +93,16 @@ type Meta struct {
 	// Checkpoint is a checkpoint commit's name (Edit-Checkpoint); "" for
 	// an unnamed checkpoint and for every other commit.
 	Checkpoint string
+
+	// paths holds Paths as a set, for Touches, when ParseMeta read many
+	// (a record after a formatter names thousands, and callers ask of
+	// each of them).
+	paths map[string]bool
 }
+
+// manyPaths is how many paths make ParseMeta build Meta.paths: below it a
+// scan is as quick.
+const manyPaths = 32
 
 // Reverts lists every commit an undo or redo reverses: Undoes, then
 // AlsoUndoes.
@@ -130,6 +139,9 @@ func (m Meta) IsRawBefore(path string) bool {
 
 // Touches reports whether the commit changed path.
 func (m Meta) Touches(path string) bool {
+	if m.paths != nil {
+		return m.paths[path]
+	}
 	for _, p := range m.Paths {
 		if p == path {
 			return true
@@ -255,7 +267,25 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			}
 		}
 	}
+	if len(m.Paths) >= manyPaths {
+		m.paths = make(map[string]bool, len(m.Paths))
+		for _, p := range m.Paths {
+			m.paths[p] = true
+		}
+	}
+	// A caller's append must not write into a slice another caller
+	// shares (ReadCommit keeps parsed commits).
+	m.Paths = m.Paths[:len(m.Paths):len(m.Paths)]
 	return m, ok
+}
+
+// size approximates the bytes m holds, for bounding caches of it.
+func (m Meta) size() int {
+	n := len(m.Op) + len(m.Tool) + len(m.Session) + len(m.RollbackTo) + len(m.Turn) + len(m.Checkpoint)
+	for _, p := range m.Paths {
+		n += 2*len(p) + 64 // the path, its Prev and Stat entries, and the set
+	}
+	return n + 64*(len(m.AlsoUndoes)+len(m.Raw)+len(m.RawBefore))
 }
 
 // parseStat reads "<added> <removed> <path>".
