@@ -10,7 +10,7 @@ import (
 // Issue 22 item 14: an empty or malformed turn id or checkpoint name is
 // refused wherever one is read. "turn:" once matched the newest commit
 // without a turn (the session's first edit here) and silently reversed
-// every later turn; "--to ”" read as no --to (back to the start) and
+// every later turn; --to with an empty value read as no --to (back to the start) and
 // "--turn ”" as no --turn (undo the newest edit). Each refusal says what
 // was wrong and changes no file, ref or index entry.
 func TestAttackEmptyAndMalformedTurnNames(t *testing.T) {
