@@ -10,9 +10,10 @@ import (
 // Issue 22 item 14: an empty or malformed turn id or checkpoint name is
 // refused wherever one is read. "turn:" once matched the newest commit
 // without a turn (the session's first edit here) and silently reversed
-// every later turn; --to with an empty value read as no --to (back to the start) and
-// "--turn ”" as no --turn (undo the newest edit). Each refusal says what
-// was wrong and changes no file, ref or index entry.
+// every later turn; --to with an empty value read as no --to (back to the
+// start), and --turn with an empty value as no --turn (undo the newest
+// edit). Each refusal says what was wrong and changes no file, ref or
+// index entry.
 func TestAttackEmptyAndMalformedTurnNames(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a1\n\n\na2\n\n\na3\n"})
 	mustRun(t, dir, `{"command":"str_replace","path":"a.txt","old_str":"a1","new_str":"A1"}`, "call", "--session", "s", "text_editor")
