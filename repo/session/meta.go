@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -150,6 +151,36 @@ func (m Meta) Touches(path string) bool {
 	return false
 }
 
+// Bounds of a commit's subject and body, in bytes. They come from outside
+// (a record's -m, the shell command a hook names, which may be megabytes
+// of heredoc): the commit, its reflog entry and every log that shows it
+// would otherwise carry it whole.
+const (
+	MaxSubject = 1 << 10
+	MaxBody    = 16 << 10
+)
+
+// BoundMessage is subject on one line and body without leading or
+// trailing newlines, each cut to MaxSubject and MaxBody bytes (at a UTF-8
+// boundary), saying how much was cut.
+func BoundMessage(subject, body string) (string, string) {
+	return clip(repo.OneLine(subject), MaxSubject), clip(strings.Trim(body, "\n"), MaxBody)
+}
+
+// clip cuts s to at most max bytes, ending with a note of how many bytes
+// were cut.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	note := fmt.Sprintf(" [… %d bytes cut]", len(s))
+	cut := max - len(note)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf(" [… %d bytes cut]", len(s)-cut)
+}
+
 // Message renders the full commit message: subject, blank line, trailers.
 func (m Meta) Message(subject string) string { return m.MessageWithBody(subject, "") }
 
@@ -158,10 +189,11 @@ func (m Meta) Message(subject string) string { return m.MessageWithBody(subject,
 // last paragraph, which is where ParseMeta reads them, whatever the body
 // holds.
 func (m Meta) MessageWithBody(subject, body string) string {
+	subject, body = BoundMessage(subject, body)
 	var b strings.Builder
-	b.WriteString(repo.OneLine(subject))
+	b.WriteString(subject)
 	b.WriteString("\n\n")
-	if body = strings.Trim(body, "\n"); body != "" {
+	if body != "" {
 		b.WriteString(body)
 		b.WriteString("\n\n")
 	}
