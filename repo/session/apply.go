@@ -297,6 +297,25 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	repo.CrashPoint("objects-written")
 	repo.Pause("objects-written", "")
+	// What the disk gets may differ from what is recorded only outside a
+	// sparse checkout's cone (see sparseDisk).
+	co, err := s.Repo.Checkout()
+	if err != nil {
+		return Outcome{}, err
+	}
+	recordedChanges := changes
+	if changes, err = s.sparseDisk(co, tx, meta.Op, changes, entries); err != nil {
+		return Outcome{}, err
+	}
+	onDisk := map[string]bool{}
+	for _, c := range changes {
+		onDisk[c.Path] = !c.Delete
+	}
+	for _, c := range recordedChanges {
+		if !c.Delete && !onDisk[c.Path] {
+			out.After[c.Path] = repo.FileState{Path: c.Path} // left out of the worktree
+		}
+	}
 	if err := s.writeFiles(paths, changes, tx.Files, out.After); err != nil {
 		return Outcome{}, err
 	}

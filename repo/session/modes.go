@@ -58,6 +58,56 @@ func (s *Session) withoutSkipped(co repo.Checkout, outside []string, files map[s
 	return out, nil
 }
 
+// sparseDisk returns changes as the disk gets them. A history operation
+// (undo, redo, rollback) writes back what `git checkout` writes, and in a
+// sparse checkout git writes nothing at a path the index marks
+// skip-worktree whose entry it keeps: such a path returned to HEAD's entry
+// (as before an edit that wrote it outside the cone) is removed from disk
+// if an edit put a file there, and left absent if absent, while the commit
+// records the entry all the same (git takes an absent skip-worktree path
+// to be as recorded, and so does begin). Other changes, and every change
+// of an edit, are written as they are. The index is read only in a sparse
+// checkout, and only when such a candidate exists.
+func (s *Session) sparseDisk(co repo.Checkout, tx *Tx, op string, changes []Change, entries map[string]repo.Entry) ([]Change, error) {
+	if !co.Sparse || (op != OpUndo && op != OpRedo && op != OpRollback) {
+		return changes, nil
+	}
+	head, err := s.Repo.TreeOf(tx.Base)
+	if err != nil {
+		return nil, err
+	}
+	var candidates []string
+	for _, c := range changes {
+		if c.Delete {
+			continue
+		}
+		e, err := s.Repo.EntryAt(head, c.Path)
+		if err != nil {
+			return nil, err
+		}
+		if e.Exists() && e == entries[c.Path] {
+			candidates = append(candidates, c.Path)
+		}
+	}
+	if len(candidates) == 0 {
+		return changes, nil
+	}
+	skipped, err := s.Repo.SkipWorktree(candidates)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Change, 0, len(changes))
+	for _, c := range changes {
+		switch {
+		case !skipped[c.Path]:
+			out = append(out, c)
+		case tx.Files[c.Path].Exists:
+			out = append(out, Change{Path: c.Path, Delete: true})
+		}
+	}
+	return out, nil
+}
+
 // LinkFileError refuses an edit of Path, a link kept as a plain file
 // holding Target; it wraps ErrLinkFile.
 type LinkFileError struct {
