@@ -13,8 +13,11 @@ import (
 // sparse checkout an agent writes a path outside the cone (absent on disk,
 // skip-worktree in the index); its undo, and a rollback, return the disk
 // to its state before the edit, the path absent, instead of writing HEAD's
-// bytes there. The session records the path as HEAD has it, git status
-// is clean, and an edit inside the cone is undone as usual.
+// bytes there (Edit-Sparse-Before on the edit says it was left out). The
+// session records the path as HEAD has it, git status is as before, a redo
+// and its undo go the same way, and an edit inside the cone is undone as
+// usual. (A path the person had put on disk outside the cone is written
+// back by undo: TestSparseCheckoutUndoAboutAPathWritesIt.)
 func TestAttackSparseUndoLeavesThePathOutOfTheCone(t *testing.T) {
 	for _, tc := range []struct{ name, how string }{
 		{"undo, cone", "undo"}, {"rollback, cone", "rollback"}, {"undo, sparse index", "undo --sparse-index"},
@@ -58,6 +61,22 @@ func TestAttackSparseUndoLeavesThePathOutOfTheCone(t *testing.T) {
 			}
 			if st := gittest.Status(t, dir); st != statusBefore {
 				t.Fatalf("git status %q, was %q", st, statusBefore)
+			}
+			if req.Op == ops.HistUndo {
+				// A redo writes the agent's file again; its undo leaves
+				// the path out again.
+				if _, err := e.History(ctx, ops.HistoryRequest{Op: ops.HistRedo}); err != nil {
+					t.Fatal(err)
+				}
+				if got := gittest.ReadFile(t, dir, "out/b.txt"); got != "agent\n" {
+					t.Fatalf("after the redo, out/b.txt = %q", got)
+				}
+				if _, err := e.History(ctx, ops.HistoryRequest{Op: ops.HistUndo}); err != nil {
+					t.Fatal(err)
+				}
+				if got := gittest.ReadFile(t, dir, "out/b.txt"); got != gittest.Missing {
+					t.Fatalf("after the redo's undo, out/b.txt holds %q", got)
+				}
 			}
 			// Inside the cone nothing changes: the undo writes the file.
 			if res, err := e.Call(ctx, "text_editor", []byte(`{"command":"str_replace","path":"in/a.txt","old_str":"one","new_str":"ONE"}`)); err != nil || !res.OK {

@@ -157,6 +157,11 @@ type Rollback struct {
 	// after holds the session's commits after To (all of them for the
 	// start): the range the rollback reverses.
 	after map[plumbing.Hash]bool
+	// leaveOut marks the paths returned to their state before the
+	// session that the sparse checkout then left out of the worktree
+	// (their first touch names them in Edit-Sparse-Before): the disk gets
+	// them so again (session.Change.LeaveOut).
+	leaveOut map[string]bool
 }
 
 // PrepareRollback works out, from tip, where every path the session
@@ -191,11 +196,13 @@ func PrepareRollback(s Store, tip, to plumbing.Hash) (Rollback, error) {
 			return rb, err
 		}
 	}
+	rb.leaveOut = map[string]bool{}
 	for _, p := range paths {
 		if _, ok := reached[p]; ok {
 			rb.from[p] = to
 		} else {
 			rb.from[p] = beforeSession(first[p])
+			rb.leaveOut[p] = first[p].Meta.IsSparseBefore(p)
 		}
 	}
 	rb.Paths = paths
@@ -242,7 +249,7 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 	var changes []session.Change
 	var changing []repo.FileState
 	for _, f := range targets {
-		changes = append(changes, session.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
+		changes = append(changes, session.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode, LeaveOut: rb.leaveOut[f.Path]})
 		if !sameState(tx.Files[f.Path], f) {
 			changing = append(changing, f) // the others stay as they are
 		}

@@ -45,6 +45,7 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 //	Edit-Rollback-To: <commit>|start
 //	Edit-Raw: src/mixed.txt
 //	Edit-Raw-Before: src/lf.txt
+//	Edit-Sparse-Before: docs/guide.md
 //	Edit-Stat: 3 1 src/main.go
 //	Edit-Turn: 7
 //	Edit-Checkpoint: before-refactor
@@ -67,7 +68,11 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 // before core.autocrlf or a filter was set (git status calls it unchanged,
 // since its clean form is the blob). Undo and rollback write the blob back
 // as it is, not converted, so the bytes on disk come back exactly, and no
-// sync commit is needed to record them.
+// sync commit is needed to record them. Edit-Sparse-Before names each path
+// that, before the commit, a sparse checkout left out of the worktree
+// (absent on disk, skip-worktree in the index, so as recorded): an undo or
+// rollback that returns it to that state leaves it out again instead of
+// writing it (see Change.LeaveOut).
 type Meta struct {
 	Op         string
 	Tool       string
@@ -78,6 +83,8 @@ type Meta struct {
 	RollbackTo string
 	Raw        []string
 	RawBefore  []string
+	// SparseBefore: Edit-Sparse-Before.
+	SparseBefore []string
 	// Stat holds, per path, the lines the commit added and removed in it
 	// (Edit-Stat: <added> <removed> <path>), counted at edit time from
 	// the blobs as stored, so that logs read them instead of diffing;
@@ -120,6 +127,18 @@ type LineCount struct{ Added, Removed int }
 // IsRaw reports whether the commit records path unconverted (Edit-Raw).
 func (m Meta) IsRaw(path string) bool {
 	for _, p := range m.Raw {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// IsSparseBefore reports whether the commit names path in
+// Edit-Sparse-Before: before it, the sparse checkout left path out of the
+// worktree.
+func (m Meta) IsSparseBefore(path string) bool {
+	for _, p := range m.SparseBefore {
 		if p == path {
 			return true
 		}
@@ -225,6 +244,9 @@ func (m Meta) MessageWithBody(subject, body string) string {
 	for _, p := range m.RawBefore {
 		fmt.Fprintf(&b, "Edit-Raw-Before: %s\n", quotePath(p))
 	}
+	for _, p := range m.SparseBefore {
+		fmt.Fprintf(&b, "Edit-Sparse-Before: %s\n", quotePath(p))
+	}
 	for _, p := range m.Paths {
 		if st, ok := m.Stat[p]; ok {
 			fmt.Fprintf(&b, "Edit-Stat: %d %d %s\n", st.Added, st.Removed, quotePath(p))
@@ -286,6 +308,8 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			m.Raw = append(m.Raw, unquotePath(val))
 		case "Edit-Raw-Before":
 			m.RawBefore = append(m.RawBefore, unquotePath(val))
+		case "Edit-Sparse-Before":
+			m.SparseBefore = append(m.SparseBefore, unquotePath(val))
 		case "Edit-Turn":
 			m.Turn = val
 		case "Edit-Checkpoint":
@@ -317,7 +341,7 @@ func (m Meta) size() int {
 	for _, p := range m.Paths {
 		n += 2*len(p) + 64 // the path, its Prev and Stat entries, and the set
 	}
-	return n + 64*(len(m.AlsoUndoes)+len(m.Raw)+len(m.RawBefore))
+	return n + 64*(len(m.AlsoUndoes)+len(m.Raw)+len(m.RawBefore)+len(m.SparseBefore))
 }
 
 // parseStat reads "<added> <removed> <path>".
