@@ -170,21 +170,31 @@ type Rollback struct {
 // their state before the session. It reads commits only, no file content.
 func PrepareRollback(s Store, tip, to plumbing.Hash) (Rollback, error) {
 	rb := Rollback{Tip: tip, To: to, from: map[string]plumbing.Hash{}, after: map[plumbing.Hash]bool{}}
-	all, err := Log(s, tip, 0, nil)
-	if err != nil {
+	// The base is the first commit's parent (the history index numbers
+	// the commits), and only the commits after to are read: a rollback
+	// to a recent point costs what it reverses, not the session.
+	if n, err := s.Len(tip); err != nil {
 		return rb, err
+	} else if n > 0 {
+		first, err := s.CommitAt(tip, 0)
+		if err != nil {
+			return rb, err
+		}
+		rb.Base = first.Parent
 	}
-	if len(all) > 0 {
-		rb.Base = all[len(all)-1].Parent
-	}
-	for _, c := range all {
-		if c.Hash == to {
+	for h := tip; !h.IsZero() && h != to; {
+		c, ok, err := s.ReadCommit(h)
+		if err != nil {
+			return rb, err
+		}
+		if !ok {
 			break
 		}
 		rb.after[c.Hash] = true
 		if c.Meta.Op != session.OpSync {
 			rb.Later = append(rb.Later, c)
 		}
+		h = c.Parent
 	}
 	paths, first, err := Touched(s, tip)
 	if err != nil {

@@ -26,7 +26,7 @@ func TurnReversals(s Store, tip plumbing.Hash, turn string) ([]Reversal, error) 
 	if err := session.ValidateTurn(turn); err != nil {
 		return nil, fmt.Errorf("%w; nothing was changed", err)
 	}
-	commits, err := Log(s, tip, 0, nil)
+	commits, err := s.TurnCommits(tip, turn)
 	if err != nil {
 		return nil, err
 	}
@@ -110,25 +110,24 @@ func ResolveTo(s Store, tip plumbing.Hash, name string) (Commit, string, error) 
 			return Commit{}, "", err
 		}
 	}
-	if kind == "" || kind == ToTurn || kind == ToCheckpoint {
-		commits, err := Log(s, tip, 0, nil)
+	// The history index names the commits of a checkpoint or turn: the
+	// session is not walked.
+	if cpOK == nil && kind != ToTurn {
+		cps, err := s.CheckpointsNamed(tip, bare)
 		if err != nil {
 			return Commit{}, "", err
 		}
-		var cp, turn *Commit
-		for i, c := range commits {
-			if cp == nil && cpOK == nil && c.Meta.Op == session.OpCheckpoint && c.Meta.Checkpoint == bare && kind != ToTurn {
-				cp = &commits[i]
-			}
-			if turn == nil && turnOK == nil && c.Meta.Turn == bare && kind != ToCheckpoint {
-				turn = &commits[i] // newest first: the turn's last commit
-			}
+		if len(cps) > 0 {
+			add(cps[0], ToCheckpoint)
 		}
-		if cp != nil {
-			add(*cp, ToCheckpoint)
+	}
+	if turnOK == nil && kind != ToCheckpoint {
+		commits, err := s.TurnCommits(tip, bare)
+		if err != nil {
+			return Commit{}, "", err
 		}
-		if turn != nil {
-			add(*turn, ToTurn)
+		if len(commits) > 0 {
+			add(commits[0], ToTurn) // newest first: the turn's last commit
 		}
 	}
 	switch len(found) {

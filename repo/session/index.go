@@ -48,7 +48,7 @@ import (
 // and amortizes the writing of the path table over as many edits.
 const indexPersistEvery = 8
 
-const indexMagic = "git-edit history index 2"
+const indexMagic = "git-edit history index 3"
 
 // castagnoli is the checksum of the index files (CRC-32C).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -65,6 +65,10 @@ type histIndex struct {
 	n, edits  int
 	paths     []string // in the order of their first touch
 	touches   map[string]*touch
+	// labels lists, per turn id and checkpoint name (labelKey), the
+	// commits carrying it, oldest first (see labels.go).
+	labels map[string][]label
+	nLabel int
 
 	// Commit ids: those of seq < persisted are in the commits file (read
 	// on demand into disk), the others in tail.
@@ -105,9 +109,12 @@ func (x *histIndex) add(c Commit) {
 		}
 		t.last, t.lastHash = seq, c.Hash
 	}
+	x.addLabels(seq, c)
 }
 
-func newIndex() *histIndex { return &histIndex{touches: map[string]*touch{}} }
+func newIndex() *histIndex {
+	return &histIndex{touches: map[string]*touch{}, labels: map[string][]label{}}
+}
 
 // hashAt is the id of the session's commit number seq.
 func (x *histIndex) hashAt(s *Session, seq int) (plumbing.Hash, error) {
@@ -319,6 +326,9 @@ func parseIndex(b []byte) (*histIndex, error) {
 		x.touches[p] = &touch{first: first, last: last, firstHash: plumbing.NewHash(f[1]), lastHash: plumbing.NewHash(f[3])}
 		x.paths = append(x.paths, p)
 	}
+	if err := x.parseLabels(line); err != nil {
+		return nil, bad
+	}
 	if _, ok := line(); ok || sc.Err() != nil {
 		return nil, bad
 	}
@@ -399,6 +409,7 @@ func (s *Session) persistIndex(x *histIndex) {
 		t := x.touches[p]
 		fmt.Fprintf(&b, "%d %s %d %s %s\n", t.first, t.firstHash, t.last, t.lastHash, quotePath(p))
 	}
+	x.writeLabels(&b)
 	fmt.Fprintf(&b, "crc %08x\n", crc32.Checksum(b.Bytes(), castagnoli))
 	if writeAtomic(dir, s.indexPath(), b.Bytes()) != nil {
 		return
