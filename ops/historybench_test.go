@@ -3,6 +3,7 @@ package ops_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -137,6 +138,18 @@ func BenchmarkHistoryLength(b *testing.B) {
 		if _, err := e.Session.Summarize(); err != nil {
 			b.Fatal(err)
 		}
+		// One turn of three edits, with a checkpoint before it, at the
+		// end of the session: what undo --turn, rollback --to and
+		// checkpoint NAME ask about.
+		if _, err := e.Checkpoint(ctx, "bench-cp", false); err != nil {
+			b.Fatal(err)
+		}
+		for k := range 3 {
+			args := fmt.Sprintf(`{"command":"create","path":"turn/t%d.txt","file_text":"t\n"}`, k)
+			if res, err := e.Call(session.WithTurn(ctx, "bench-turn"), "text_editor", []byte(args)); err != nil || !res.OK {
+				b.Fatalf("%v %s", err, res.Text)
+			}
+		}
 		e.Close()
 	}
 	mid := make([]string, len(sizes))
@@ -179,6 +192,21 @@ func BenchmarkHistoryLength(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StartTimer()
+		}},
+		{"undo-turn-dry-run", func(b *testing.B, i int, e *ops.Engine) {
+			if _, err := e.History(ctx, ops.HistoryRequest{Op: ops.HistUndo, Turn: "bench-turn", DryRun: true}); err != nil {
+				b.Fatal(err)
+			}
+		}},
+		{"rollback-to-checkpoint-dry-run", func(b *testing.B, i int, e *ops.Engine) {
+			if _, err := e.History(ctx, ops.HistoryRequest{Op: ops.HistRollback, To: "checkpoint:bench-cp", DryRun: true}); err != nil {
+				b.Fatal(err)
+			}
+		}},
+		{"checkpoint-name-in-use", func(b *testing.B, i int, e *ops.Engine) {
+			if _, err := e.Checkpoint(ctx, "bench-cp", true); !errors.Is(err, session.ErrCheckpointExists) {
+				b.Fatal(err)
+			}
 		}},
 		{"log-n20", func(b *testing.B, i int, e *ops.Engine) {
 			if _, err := e.Log(20, nil, false); err != nil {

@@ -161,9 +161,13 @@ func (r *Repo) SkipWorktree(paths []string) (map[string]bool, error) {
 
 // skipWorktreeByGit is SkipWorktree asking `git ls-files -t`, which reads
 // every index format git writes (it expands a sparse index in memory and
-// writes nothing); "S" tags a skip-worktree path.
+// writes nothing); "S" tags a skip-worktree path. The bits are read as the
+// index stores them, as the decoder reads them for the other formats: git
+// otherwise clears, in memory, the bit of a path present on disk (such as
+// one an agent wrote outside the cone), and sparse.expectFilesOutsideOfPatterns
+// tells it not to.
 func (r *Repo) skipWorktreeByGit(paths []string) (map[string]bool, error) {
-	args := []string{"--literal-pathspecs", "--no-optional-locks", "ls-files", "-t", "-z", "--"}
+	args := []string{"--literal-pathspecs", "--no-optional-locks", "-c", "sparse.expectFilesOutsideOfPatterns=true", "ls-files", "-t", "-z", "--"}
 	cmd := r.git(append(args, paths...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -200,6 +200,7 @@ func (r *Repo) FileAt(commit plumbing.Hash, path string) (FileState, error) {
 
 // ReadCommit decodes a commit object.
 func (r *Repo) ReadCommit(h plumbing.Hash) (*object.Commit, error) {
+	r.commitReads.Add(1)
 	c, err := object.GetCommit(r.objects, h)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", h, err)
@@ -252,16 +253,52 @@ func (c *treeCache) put(h plumbing.Hash, entries []object.TreeEntry) {
 	c.m[h] = entries
 }
 
+// CommitReads is how many commit objects this Repo has decoded: a
+// commit's decoding costs as much as its message, so tests use it to show
+// that a question asked of a commit of many paths decodes it once, not once
+// per path.
+func (r *Repo) CommitReads() int64 { return r.commitReads.Load() }
+
+// hashCache is a bounded map from one object id to another (a commit to
+// its root tree); past maxTrees it starts over (a reread is the only cost).
+type hashCache struct {
+	mu sync.Mutex
+	m  map[plumbing.Hash]plumbing.Hash
+}
+
+func (c *hashCache) get(h plumbing.Hash) (plumbing.Hash, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[h]
+	return v, ok
+}
+
+func (c *hashCache) put(h, v plumbing.Hash) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxTrees {
+		c.m = map[plumbing.Hash]plumbing.Hash{}
+	}
+	c.m[h] = v
+}
+
 // TreeOf returns the root tree of a commit; the zero commit has the empty
-// tree, shown as the zero hash.
+// tree, shown as the zero hash. The answer is kept by commit id: reading a
+// commit decodes its whole message, which for a commit of many paths is
+// as long as their list, and a caller reading each of those paths at the
+// commit would otherwise decode it once per path.
 func (r *Repo) TreeOf(commit plumbing.Hash) (plumbing.Hash, error) {
 	if commit.IsZero() {
 		return plumbing.ZeroHash, nil
+	}
+	if t, ok := r.commitTrees.get(commit); ok {
+		return t, nil
 	}
 	c, err := r.ReadCommit(commit)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
+	r.commitTrees.put(commit, c.TreeHash)
 	return c.TreeHash, nil
 }
 

@@ -55,6 +55,10 @@ type Repo struct {
 	objects objectStore
 	// trees keeps decoded trees by id (see readTree).
 	trees treeCache
+	// commitTrees keeps each commit's root tree by commit id (see TreeOf).
+	commitTrees hashCache
+	// commitReads counts the commits decoded (see CommitReads).
+	commitReads atomic.Int64
 	// smudger is the long-running process of Conversions.Smudge.
 	smudger *smudger
 	// attrReads counts the attribute files Conversions read (see

@@ -70,7 +70,12 @@ func del(path string) change          { return change{path: path, del: true} }
 // git-edit, which the next recorded step records first as sync commit name.
 type step struct {
 	name, op, undoes, rollbackTo string
-	changes                      []change
+	// also are further steps an undo takes back (Edit-Undoes after
+	// undoes'), newest first, as an undo of a turn names them.
+	also []string
+	// turn is the Edit-Turn of an edit ("": none).
+	turn    string
+	changes []change
 }
 
 func edit(name string, cs ...change) step { return step{name: name, op: session.OpEdit, changes: cs} }
@@ -127,7 +132,7 @@ func (f *fixture) writeDisk(cs []change) {
 // would, recording first any change the person made on disk.
 func (f *fixture) record(st step) {
 	f.t.Helper()
-	meta := session.Meta{Op: st.op, Tool: "test." + st.op}
+	meta := session.Meta{Op: st.op, Tool: "test." + st.op, Turn: st.turn}
 	switch st.rollbackTo {
 	case "":
 	case "start":
@@ -137,6 +142,9 @@ func (f *fixture) record(st step) {
 	}
 	if st.undoes != "" {
 		meta.Undoes = f.at(st.undoes)
+	}
+	for _, a := range st.also {
+		meta.AlsoUndoes = append(meta.AlsoUndoes, f.at(a))
 	}
 	var changes []session.Change
 	for _, c := range st.changes {

@@ -44,6 +44,12 @@ type Store interface {
 	// Matching numbers the session's commits up to tip whose id starts
 	// with prefix (lower-case hex), oldest first.
 	Matching(tip plumbing.Hash, prefix string) ([]int, error)
+	// TurnCommits lists the session's commits up to tip carrying
+	// Edit-Turn: turn, newest first; CheckpointsNamed its checkpoint
+	// commits named name. Each costs the commits it returns (the history
+	// index names them), not the session's length.
+	TurnCommits(tip plumbing.Hash, turn string) ([]Commit, error)
+	CheckpointsNamed(tip plumbing.Hash, name string) ([]Commit, error)
 }
 
 // Files is how the history questions read a file as a commit records it.

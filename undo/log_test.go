@@ -1,6 +1,7 @@
 package undo_test
 
 import (
+	"context"
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
@@ -231,4 +232,36 @@ func (f *fixture) commitSharingPrefix(other plumbing.Hash, n int) plumbing.Hash 
 	}
 	f.t.Fatal("no nonce gave the prefix")
 	return plumbing.ZeroHash
+}
+
+// TestAttackEmptyAndMalformedTurnNames: "turn:" and "checkpoint:" with an
+// empty or malformed name are refused (ErrBadLabel), never matched against
+// the commits that carry no turn or are unnamed checkpoints, and neither
+// is a bare name; undo of turn "" is refused the same way.
+func TestAttackEmptyAndMalformedTurnNames(t *testing.T) {
+	f := newFixture(t)
+	f.run(edit("e0", put("f.txt", "1\n")))
+	cp, err := f.s.Checkpoint(context.Background(), "", false) // unnamed
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.steps["cp"] = cp.Hash
+	f.run(step{name: "t1", op: session.OpEdit, turn: "1", changes: []change{put("f.txt", "2\n")}},
+		step{name: "t2", op: session.OpEdit, turn: "2", changes: []change{put("g.txt", "g2\n")}})
+	tip := f.tip()
+	for _, name := range []string{"turn:", "checkpoint:", "turn: 1", "turn:1 ", "turn:a\x00b", "checkpoint:a b", "checkpoint:" + strings.Repeat("x", 129)} {
+		c, kind, err := undo.ResolveTo(f.s, tip, name)
+		if !errors.Is(err, session.ErrBadLabel) || !strings.Contains(err.Error(), "nothing was changed") {
+			t.Errorf("ResolveTo(%q) = %s (%s), %v; want an ErrBadLabel refusal", name, f.name(c.Hash), kind, err)
+		}
+	}
+	if c, _, err := undo.ResolveTo(f.s, tip, "turn:1"); err != nil || c.Hash != f.at("t1") {
+		t.Fatalf("ResolveTo(turn:1) = %s, %v; want t1", f.name(c.Hash), err)
+	}
+	for _, turn := range []string{"", " 2", "\n"} {
+		rs, err := undo.TurnReversals(f.s, tip, turn)
+		if !errors.Is(err, session.ErrBadLabel) {
+			t.Errorf("TurnReversals(%q) = %d reversals, %v; want an ErrBadLabel refusal", turn, len(rs), err)
+		}
+	}
 }

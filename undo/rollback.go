@@ -157,6 +157,11 @@ type Rollback struct {
 	// after holds the session's commits after To (all of them for the
 	// start): the range the rollback reverses.
 	after map[plumbing.Hash]bool
+	// leaveOut marks the paths returned to their state before the
+	// session that the sparse checkout then left out of the worktree
+	// (their first touch names them in Edit-Sparse-Before): the disk gets
+	// them so again (session.Change.LeaveOut).
+	leaveOut map[string]bool
 }
 
 // PrepareRollback works out, from tip, where every path the session
@@ -165,21 +170,31 @@ type Rollback struct {
 // their state before the session. It reads commits only, no file content.
 func PrepareRollback(s Store, tip, to plumbing.Hash) (Rollback, error) {
 	rb := Rollback{Tip: tip, To: to, from: map[string]plumbing.Hash{}, after: map[plumbing.Hash]bool{}}
-	all, err := Log(s, tip, 0, nil)
-	if err != nil {
+	// The base is the first commit's parent (the history index numbers
+	// the commits), and only the commits after to are read: a rollback
+	// to a recent point costs what it reverses, not the session.
+	if n, err := s.Len(tip); err != nil {
 		return rb, err
+	} else if n > 0 {
+		first, err := s.CommitAt(tip, 0)
+		if err != nil {
+			return rb, err
+		}
+		rb.Base = first.Parent
 	}
-	if len(all) > 0 {
-		rb.Base = all[len(all)-1].Parent
-	}
-	for _, c := range all {
-		if c.Hash == to {
+	for h := tip; !h.IsZero() && h != to; {
+		c, ok, err := s.ReadCommit(h)
+		if err != nil {
+			return rb, err
+		}
+		if !ok {
 			break
 		}
 		rb.after[c.Hash] = true
 		if c.Meta.Op != session.OpSync {
 			rb.Later = append(rb.Later, c)
 		}
+		h = c.Parent
 	}
 	paths, first, err := Touched(s, tip)
 	if err != nil {
@@ -191,11 +206,13 @@ func PrepareRollback(s Store, tip, to plumbing.Hash) (Rollback, error) {
 			return rb, err
 		}
 	}
+	rb.leaveOut = map[string]bool{}
 	for _, p := range paths {
 		if _, ok := reached[p]; ok {
 			rb.from[p] = to
 		} else {
 			rb.from[p] = beforeSession(first[p])
+			rb.leaveOut[p] = first[p].Meta.IsSparseBefore(p)
 		}
 	}
 	rb.Paths = paths
@@ -242,7 +259,7 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 	var changes []session.Change
 	var changing []repo.FileState
 	for _, f := range targets {
-		changes = append(changes, session.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode})
+		changes = append(changes, session.Change{Path: f.Path, Delete: !f.Exists, Content: f.Content, Mode: f.Mode, LeaveOut: rb.leaveOut[f.Path]})
 		if !sameState(tx.Files[f.Path], f) {
 			changing = append(changing, f) // the others stay as they are
 		}
@@ -262,7 +279,7 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 		if outside[f.Path] {
 			discards = append(discards, Discard{Path: f.Path, Kind: DiscardDisk})
 		}
-		syncs, err := rb.syncsReversed(s, f.Path, last[f.Path])
+		syncs, err := rb.syncsReversed(s, files, f.Path, last[f.Path])
 		if err != nil {
 			return session.Plan{}, nil, err
 		}
@@ -298,15 +315,24 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 }
 
 // syncsReversed lists the sync commits of path in the range the rollback
-// reverses, newest first, following path's Edit-Prev chain from last (the
-// newest commit that touched it). A
-// sync that first touched the path is not one: its bytes are the state
-// before the session, which the rollback restores. An earlier rollback on
-// the chain already reverted everything between itself and the commit it
-// returned to, so the walk continues from there (and ends at a rollback to
-// the start); an undo or redo, from just before the commit it reverts.
-func (rb Rollback) syncsReversed(s Store, path string, last plumbing.Hash) ([]Discard, error) {
+// reverses whose bytes are still in effect, newest first, following path's
+// Edit-Prev chain from last (the newest commit that touched it). A sync
+// that first touched the path is not one: its bytes are the state before
+// the session, which the rollback restores.
+//
+// What hides a sync's bytes is decided per commit, as FindTarget decides
+// what an undo takes back: an undo or redo in effect takes back only the
+// commits it names (Edit-Undoes), so the walk goes on through everything
+// between, the person's syncs included: a selective undo kept them. Only
+// when its result is the path exactly as before the oldest commit it took
+// back (a forced undo that put the path back whole, or nothing changed
+// between) did it remove what lay between, and the walk goes on from
+// there. A rollback in effect reverted everything between itself and the
+// commit it returned to, so the walk continues from there (and ends at a
+// rollback to the start); a rollback an undo took back hides nothing.
+func (rb Rollback) syncsReversed(s Store, files Files, path string, last plumbing.Hash) ([]Discard, error) {
 	var out []Discard
+	reverted := map[plumbing.Hash]bool{}
 	for c := last; !c.IsZero() && rb.after[c]; {
 		commit, _, err := s.ReadCommit(c)
 		if err != nil {
@@ -314,24 +340,25 @@ func (rb Rollback) syncsReversed(s Store, path string, last plumbing.Hash) ([]Di
 		}
 		meta := commit.Meta
 		next := meta.Prev[path]
-		switch meta.Op {
-		case session.OpSync:
+		switch {
+		case reverted[c]:
+			// Taken back by a later undo or redo in effect: it hides
+			// nothing, and what it named is in effect again.
+		case meta.Op == session.OpSync:
 			if next.IsZero() {
 				return out, nil
 			}
 			out = append(out, Discard{Path: path, Kind: DiscardSync, Commit: c, Time: commit.Time})
-		case session.OpUndo, session.OpRedo:
-			// An undo or redo put path back as it was just before the
-			// commit it reverts, so the walk goes on from there: past
-			// that commit (a rollback the undo took back no longer
-			// hides the sync commits it had reverted) and past what lay
-			// between (a sync the undo removed is no longer on disk).
-			t, _, err := s.ReadCommit(meta.Undoes)
+		case meta.Op == session.OpUndo || meta.Op == session.OpRedo:
+			markReverted(reverted, meta)
+			back, err := wholeBefore(s, files, c, meta, path)
 			if err != nil {
 				return nil, err
 			}
-			next = t.Meta.Prev[path]
-		case session.OpRollback:
+			if back != nil {
+				next = *back
+			}
+		case meta.Op == session.OpRollback:
 			if meta.RollbackTo == "start" {
 				return out, nil
 			}
@@ -349,6 +376,53 @@ func (rb Rollback) syncsReversed(s Store, path string, last plumbing.Hash) ([]Di
 		c = next
 	}
 	return out, nil
+}
+
+// wholeBefore reports whether undo or redo u (meta its trailers) left path
+// exactly as it was just before one of the commits it took back, the
+// oldest such first: then nothing recorded between that commit and u is in
+// the file any more, and the result is where path's chain goes on (that
+// commit's Edit-Prev for path). nil: u kept what lay between.
+func wholeBefore(s Store, files Files, u plumbing.Hash, meta session.Meta, path string) (*plumbing.Hash, error) {
+	targets := meta.Reverts()
+	var now *repo.FileState
+	// Reverts lists the newest first (a multi-commit undo names its
+	// reversals newest first), so the oldest is tried first.
+	for i := len(targets) - 1; i >= 0; i-- {
+		t, _, err := s.ReadCommit(targets[i])
+		if err != nil {
+			return nil, err
+		}
+		if !touches(t.Meta, path) {
+			continue
+		}
+		if now == nil {
+			f, err := files.FileAt(u, path)
+			if err != nil {
+				return nil, err
+			}
+			now = &f
+		}
+		before, err := files.FileAt(t.Parent, path)
+		if err != nil {
+			return nil, err
+		}
+		if sameState(*now, before) {
+			prev := t.Meta.Prev[path]
+			return &prev, nil
+		}
+	}
+	return nil, nil
+}
+
+// touches reports whether a commit with meta changed path.
+func touches(meta session.Meta, path string) bool {
+	for _, p := range meta.Paths {
+		if p == path {
+			return true
+		}
+	}
+	return false
 }
 
 // sameState reports whether two states of a path hold the same file.

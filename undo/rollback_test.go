@@ -79,18 +79,7 @@ func TestPlanRollback(t *testing.T) {
 		gittest.Git(f.t, f.dir, "commit", "-q", "-am", "the person's commit")
 		f.steps["P"] = plumbing.NewHash(gittest.Rev(f.t, f.dir, "HEAD"))
 	}
-	cases := []struct {
-		name   string
-		steps  []step
-		person func(*fixture) // what the person does after the steps
-		to     string
-		force  bool
-		// wantDiscards lists "kind path commit-step"; wantFiles the
-		// files on disk afterwards (and in the tip, unless refused).
-		wantDiscards string
-		wantErr      error
-		wantFiles    string
-	}{
+	cases := []rollbackCase{
 		{name: "the agent's edits only", steps: []step{e1, edit("n1", put("n.txt", "new\n"))}, to: "start", wantFiles: `f.txt="0\n" n.txt=<missing>`},
 		{name: "to a commit", steps: []step{e1, e2}, to: "e1", wantFiles: `f.txt="1\n"`},
 		{name: "a sync in the range refuses", steps: []step{e1, outside("s", put("f.txt", "p\n")), e2}, to: "start",
@@ -124,57 +113,76 @@ func TestPlanRollback(t *testing.T) {
 			wantDiscards: "disk f.txt (none)", wantFiles: `f.txt="0\n"`},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t)
-			f.run(tc.steps...)
-			if tc.person != nil {
-				tc.person(f)
-			}
-			before := f.tip()
-			rb, err := undo.PrepareRollback(f.s, before, f.rollbackTo(tc.to))
-			if err != nil {
-				t.Fatal(err)
-			}
-			policy := session.RefuseOutside
-			if tc.force {
-				policy = session.RecordOutside
-			}
-			var discards []undo.Discard
-			_, err = f.apply(policy, func(tx *session.Tx) (session.Plan, error) {
-				pl, d, err := undo.PlanRollback(tx, f.s, rb, tc.force, "test.rollback")
-				discards = d
-				return pl, err
-			})
-			var refusal *undo.PersonsWorkError
-			if errors.As(err, &refusal) {
-				discards = refusal.Discards
-			}
-			var got []string
-			for _, d := range discards {
-				got = append(got, fmt.Sprintf("%s %s %s", d.Kind, d.Path, f.name(d.Commit)))
-			}
-			if strings.Join(got, ", ") != tc.wantDiscards {
-				t.Fatalf("discards %q, want %q", strings.Join(got, ", "), tc.wantDiscards)
-			}
-			switch {
-			case tc.wantErr != nil:
-				if !isRefusal(err, tc.wantErr) {
-					t.Fatalf("err %v, want %T %v", err, tc.wantErr, tc.wantErr)
-				}
-				if f.tip() != before {
-					t.Fatalf("refused rollback moved the ref to %s", f.name(f.tip()))
-				}
-				if refusal != nil && (!strings.Contains(err.Error(), "--force") || !strings.Contains(err.Error(), refusal.Discards[0].String())) {
-					t.Fatalf("refusal does not list what it would discard and say what to do:\n%v", err)
-				}
-			case err != nil:
-				t.Fatal(err)
-			default:
-				f.checkRollbackCommit(tc.to, got)
-			}
-			f.checkFiles(tc.wantFiles, err == nil)
-		})
+		t.Run(tc.name, func(t *testing.T) { runRollbackCase(t, tc) })
 	}
+}
+
+// rollbackCase is one rollback planned and applied on a history.
+type rollbackCase struct {
+	name   string
+	steps  []step
+	person func(*fixture) // what the person does after the steps
+	to     string
+	force  bool
+	// wantDiscards lists "kind path commit-step"; wantFiles the
+	// files on disk afterwards (and in the tip, unless refused).
+	wantDiscards string
+	wantErr      error
+	wantFiles    string
+}
+
+// runRollbackCase builds tc's history, plans and applies its rollback
+// under the session's lock, and checks with git what it wrote, or that a
+// refusal left files and ref as they were.
+func runRollbackCase(t *testing.T, tc rollbackCase) {
+	f := newFixture(t)
+	f.run(tc.steps...)
+	if tc.person != nil {
+		tc.person(f)
+	}
+	before := f.tip()
+	rb, err := undo.PrepareRollback(f.s, before, f.rollbackTo(tc.to))
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := session.RefuseOutside
+	if tc.force {
+		policy = session.RecordOutside
+	}
+	var discards []undo.Discard
+	_, err = f.apply(policy, func(tx *session.Tx) (session.Plan, error) {
+		pl, d, err := undo.PlanRollback(tx, f.s, rb, tc.force, "test.rollback")
+		discards = d
+		return pl, err
+	})
+	var refusal *undo.PersonsWorkError
+	if errors.As(err, &refusal) {
+		discards = refusal.Discards
+	}
+	var got []string
+	for _, d := range discards {
+		got = append(got, fmt.Sprintf("%s %s %s", d.Kind, d.Path, f.name(d.Commit)))
+	}
+	if strings.Join(got, ", ") != tc.wantDiscards {
+		t.Fatalf("discards %q, want %q", strings.Join(got, ", "), tc.wantDiscards)
+	}
+	switch {
+	case tc.wantErr != nil:
+		if !isRefusal(err, tc.wantErr) {
+			t.Fatalf("err %v, want %T %v", err, tc.wantErr, tc.wantErr)
+		}
+		if f.tip() != before {
+			t.Fatalf("refused rollback moved the ref to %s", f.name(f.tip()))
+		}
+		if refusal != nil && (!strings.Contains(err.Error(), "--force") || !strings.Contains(err.Error(), refusal.Discards[0].String())) {
+			t.Fatalf("refusal does not list what it would discard and say what to do:\n%v", err)
+		}
+	case err != nil:
+		t.Fatal(err)
+	default:
+		f.checkRollbackCommit(tc.to, got)
+	}
+	f.checkFiles(tc.wantFiles, err == nil)
 }
 
 // isRefusal reports whether err is the refusal want: the same sentinel, or
@@ -245,4 +253,84 @@ func TestPlanRollbackRefusesAMovedSession(t *testing.T) {
 		t.Fatalf("tip moved to %s", f.name(f.tip()))
 	}
 	f.checkFiles(`f.txt="2\n"`, true)
+}
+
+// TestAttackRollbackAfterSelectiveUndo: an undo takes back only the change
+// of the commits it names and keeps the person's lines a sync recorded
+// after them, so a rollback past it would remove those lines from disk: it
+// refuses, whether the undo named one edit or a whole turn, and whatever it
+// returns to. Only an undo that put the file back whole removed them.
+func TestAttackRollbackAfterSelectiveUndo(t *testing.T) {
+	e0 := edit("e0", put("f.txt", "a\nb\nc\nd\n"))
+	e1 := edit("e1", put("f.txt", "A\nb\nc\nd\n"))
+	e1b := edit("e1b", put("f.txt", "A\nb\nc\nD\n"))
+	s := outside("s", put("f.txt", "A\nb\nP\nD\n"))
+	e2 := edit("e2", put("f.txt", "A\nB\nP\nD\n"))
+	one := []step{e0, e1, s, e2, undone("u", "e1", put("f.txt", "a\nB\nP\nD\n"))}
+	turn := []step{e0, e1, e1b, s, e2, {name: "u", op: session.OpUndo, undoes: "e1b", also: []string{"e1"}, changes: []change{put("f.txt", "a\nB\nP\nd\n")}}}
+	cases := []rollbackCase{
+		{name: "undo of one edit, to the start", steps: one, to: "start",
+			wantErr: undo.ErrPersonsWork, wantDiscards: "sync f.txt s", wantFiles: `f.txt="a\nB\nP\nD\n"`},
+		{name: "undo of one edit, to an edit before the sync", steps: one, to: "e0",
+			wantErr: undo.ErrPersonsWork, wantDiscards: "sync f.txt s", wantFiles: `f.txt="a\nB\nP\nD\n"`},
+		{name: "undo of one edit, forced", steps: one, to: "e0", force: true,
+			wantDiscards: "sync f.txt s", wantFiles: `f.txt="a\nb\nc\nd\n"`},
+		{name: "undo of one edit, to an edit after the sync", steps: one, to: "e2", wantFiles: `f.txt="A\nB\nP\nD\n"`},
+		{name: "undo of a turn, to the start", steps: turn, to: "start",
+			wantErr: undo.ErrPersonsWork, wantDiscards: "sync f.txt s", wantFiles: `f.txt="a\nB\nP\nd\n"`},
+		{name: "undo of a turn, to an edit before the sync", steps: turn, to: "e0",
+			wantErr: undo.ErrPersonsWork, wantDiscards: "sync f.txt s", wantFiles: `f.txt="a\nB\nP\nd\n"`},
+		{name: "undo of a turn that put the file back whole", to: "e0",
+			steps:     []step{e0, e1, e1b, s, e2, {name: "u", op: session.OpUndo, undoes: "e1b", also: []string{"e1"}, changes: []change{put("f.txt", "a\nb\nc\nd\n")}}, edit("e3", put("f.txt", "a\nb\nc\nd\ne\n"))},
+			wantFiles: `f.txt="a\nb\nc\nd\n"`},
+		{name: "a redo of the undo", to: "e0",
+			steps:   append(append([]step{}, one...), redone("r", "u", put("f.txt", "A\nB\nP\nD\n"))),
+			wantErr: undo.ErrPersonsWork, wantDiscards: "sync f.txt s", wantFiles: `f.txt="A\nB\nP\nD\n"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { runRollbackCase(t, tc) })
+	}
+}
+
+// TestAttackRollbackAfterPlannedUndo is the issue's case end to end with
+// the real planners: agent edit, the person changes a line, agent edit,
+// selective undo of the first edit (planned by PickUndo and PlanSelective),
+// then a plain rollback: refused, the person's line still on disk, the ref
+// where it was.
+func TestAttackRollbackAfterPlannedUndo(t *testing.T) {
+	f := newFixture(t)
+	f.run(edit("e0", put("f.txt", "a\nb\nc\nd\ne\nf\ng\nh\n")), edit("e1", put("f.txt", "A\nb\nc\nd\ne\nf\ng\nh\n")),
+		outside("s", put("f.txt", "A\nb\nc\nd\ne\nf\ng\nP\n")), // the person's line 8
+		edit("e2", put("f.txt", "A\nb\nc\nD\ne\nf\ng\nP\n")))
+	tip := f.tip()
+	r, err := undo.PickUndo(f.s, tip, f.at("e1").String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.apply(session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
+		pl, err := undo.PlanSelectiveAt(tx, f.s, tip, []undo.Reversal{r}, session.OpUndo, "test.undo", false)
+		return pl.Plan, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f.checkFiles(`f.txt="a\nb\nc\nD\ne\nf\ng\nP\n"`, true)
+	for _, to := range []string{"start", "e0"} {
+		before, refs := f.tip(), gittest.Git(t, f.dir, "for-each-ref")
+		rb, err := undo.PrepareRollback(f.s, before, f.rollbackTo(to))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.apply(session.RefuseOutside, func(tx *session.Tx) (session.Plan, error) {
+			pl, _, err := undo.PlanRollback(tx, f.s, rb, false, "test.rollback")
+			return pl, err
+		})
+		var refusal *undo.PersonsWorkError
+		if !errors.As(err, &refusal) || len(refusal.Discards) != 1 || refusal.Discards[0].Kind != undo.DiscardSync || f.name(refusal.Discards[0].Commit) != "s" {
+			t.Fatalf("rollback to %s after a selective undo: err %v, want a refusal naming sync commit s", to, err)
+		}
+		if f.tip() != before || gittest.Git(t, f.dir, "for-each-ref") != refs {
+			t.Fatalf("refused rollback to %s changed the refs", to)
+		}
+		f.checkFiles(`f.txt="a\nb\nc\nD\ne\nf\ng\nP\n"`, true)
+	}
 }

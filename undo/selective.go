@@ -128,6 +128,11 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 	oldest := map[string]plumbing.Hash{} // rs is newest first: the last seen
 	now := map[string]repo.FileState{}
 	whole := map[string]repo.FileState{} // each path as before its oldest reversal
+	// leave and leaveWhole mark the paths whose result is the state
+	// before a reversed commit that names them in Edit-Sparse-Before: the
+	// sparse checkout had left them out of the worktree then, and the
+	// disk gets them so again (session.Change.LeaveOut).
+	leave, leaveWhole := map[string]bool{}, map[string]bool{}
 	conflicted := map[string]bool{}
 	var conflicts []Conflict
 	for _, r := range rs {
@@ -150,12 +155,19 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 					return Planned{}, fmt.Errorf("history: %s was not read for this operation", p)
 				}
 				cur = f
+				if tx.LeftOut(p) {
+					// Absent on disk but, as git takes it, as recorded.
+					if cur, err = files.FileAt(tx.Head(), p); err != nil {
+						return Planned{}, err
+					}
+				}
 			}
 			before, err := files.FileAt(commit.Parent, p)
 			if err != nil {
 				return Planned{}, err
 			}
 			whole[p] = before
+			leaveWhole[p] = commit.Meta.IsSparseBefore(p)
 			if conflicted[p] {
 				continue
 			}
@@ -177,6 +189,7 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 				continue
 			}
 			now[p] = res
+			leave[p] = commit.Meta.IsSparseBefore(p) && sameState(res, before)
 		}
 	}
 	for i := range conflicts {
@@ -187,12 +200,12 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 	}
 	var pl Planned
 	for _, p := range order {
-		st := now[p]
+		st, out := now[p], leave[p]
 		if conflicted[p] {
-			st = whole[p]
+			st, out = whole[p], leaveWhole[p]
 			pl.Whole = append(pl.Whole, p)
 		}
-		pl.Changes = append(pl.Changes, session.Change{Path: p, Delete: !st.Exists, Content: st.Content, Mode: st.Mode})
+		pl.Changes = append(pl.Changes, session.Change{Path: p, Delete: !st.Exists, Content: st.Content, Mode: st.Mode, LeaveOut: out})
 	}
 	pl.Meta = session.Meta{Op: op, Tool: tool, Undoes: rs[0].Target.Commit}
 	for _, r := range rs[1:] {

@@ -19,9 +19,14 @@ var ErrAmbiguous = errors.New("ambiguous name")
 // session never recorded is refused with ErrUnknownEdit, a turn whose
 // changes are all undone already with ErrNothingToUndo naming the undo.
 // The edits are named by the turn, so undo depth does not apply, as it
-// does not to an edit named by its id.
+// does not to an edit named by its id. An empty or malformed turn id is
+// refused with session.ErrBadLabel: "" would name every commit without a
+// turn.
 func TurnReversals(s Store, tip plumbing.Hash, turn string) ([]Reversal, error) {
-	commits, err := Log(s, tip, 0, nil)
+	if err := session.ValidateTurn(turn); err != nil {
+		return nil, fmt.Errorf("%w; nothing was changed", err)
+	}
+	commits, err := s.TurnCommits(tip, turn)
 	if err != nil {
 		return nil, err
 	}
@@ -71,11 +76,22 @@ const (
 // state right after the turn's newest commit. "turn:T" and
 // "checkpoint:NAME" say which. A bare name that names two different
 // commits as two kinds is refused with ErrAmbiguous; one that names
-// nothing with ErrUnknownEdit, saying what names are read.
+// nothing with ErrUnknownEdit, saying what names are read. An empty or
+// malformed turn id or checkpoint name after "turn:" or "checkpoint:" is
+// refused with session.ErrBadLabel, and a bare name is never read as one
+// of those: commits without a turn, and unnamed checkpoints, carry "",
+// which no name may match.
 func ResolveTo(s Store, tip plumbing.Hash, name string) (Commit, string, error) {
 	kind, bare := "", name
 	if k, rest, ok := strings.Cut(name, ":"); ok && (k == ToTurn || k == ToCheckpoint) {
 		kind, bare = k, rest
+	}
+	turnOK, cpOK := session.ValidateTurn(bare), session.ValidateCheckpoint(bare)
+	switch {
+	case kind == ToTurn && turnOK != nil:
+		return Commit{}, "", fmt.Errorf("%w; nothing was changed", turnOK)
+	case kind == ToCheckpoint && cpOK != nil:
+		return Commit{}, "", fmt.Errorf("%w; nothing was changed", cpOK)
 	}
 	var found []Commit
 	var kinds []string
@@ -94,25 +110,24 @@ func ResolveTo(s Store, tip plumbing.Hash, name string) (Commit, string, error) 
 			return Commit{}, "", err
 		}
 	}
-	if kind == "" || kind == ToTurn || kind == ToCheckpoint {
-		commits, err := Log(s, tip, 0, nil)
+	// The history index names the commits of a checkpoint or turn: the
+	// session is not walked.
+	if cpOK == nil && kind != ToTurn {
+		cps, err := s.CheckpointsNamed(tip, bare)
 		if err != nil {
 			return Commit{}, "", err
 		}
-		var cp, turn *Commit
-		for i, c := range commits {
-			if cp == nil && c.Meta.Op == session.OpCheckpoint && c.Meta.Checkpoint == bare && kind != ToTurn {
-				cp = &commits[i]
-			}
-			if turn == nil && c.Meta.Turn == bare && kind != ToCheckpoint {
-				turn = &commits[i] // newest first: the turn's last commit
-			}
+		if len(cps) > 0 {
+			add(cps[0], ToCheckpoint)
 		}
-		if cp != nil {
-			add(*cp, ToCheckpoint)
+	}
+	if turnOK == nil && kind != ToCheckpoint {
+		commits, err := s.TurnCommits(tip, bare)
+		if err != nil {
+			return Commit{}, "", err
 		}
-		if turn != nil {
-			add(*turn, ToTurn)
+		if len(commits) > 0 {
+			add(commits[0], ToTurn) // newest first: the turn's last commit
 		}
 	}
 	switch len(found) {

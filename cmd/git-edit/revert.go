@@ -44,6 +44,9 @@ func undoCommand(redo bool) *cli.Command {
 			}
 			defer e.Close()
 			arg := c.Args().First()
+			if err := emptyFlag(c, "turn", "T", "undo the newest edit"); err != nil {
+				return err
+			}
 			req := ops.HistoryRequest{Op: name, Turn: c.String("turn"), Force: c.Bool("force"), DryRun: c.Bool("dry-run")}
 			if req.Turn != "" && arg != "" {
 				return fmt.Errorf("undo takes EDIT, PATH or --turn T, not both %q and --turn %s", arg, req.Turn)
@@ -84,6 +87,9 @@ func rollbackCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return fmt.Errorf("rollback takes no arguments; use --to EDIT|CHECKPOINT|TURN to stop there")
 			}
+			if err := emptyFlag(c, "to", "EDIT|CHECKPOINT|TURN", "roll back to the start of the session"); err != nil {
+				return err
+			}
 			e, err := openEngine(c)
 			if err != nil {
 				return err
@@ -99,6 +105,17 @@ func rollbackCommand() *cli.Command {
 			return reportRollback(c.App.Writer, e.Session.Name, res)
 		},
 	}
+}
+
+// emptyFlag refuses a flag given with an empty value: "" would otherwise
+// read as the flag left out (undo the newest edit, roll back to the
+// start), which is not what was asked.
+// without says what leaving the flag out does.
+func emptyFlag(c *cli.Context, flag, value, without string) error {
+	if c.IsSet(flag) && c.String(flag) == "" {
+		return fmt.Errorf("--%s is empty; nothing was changed. Give --%s %s, or leave it out to %s", flag, flag, value, without)
+	}
+	return nil
 }
 
 // namesEdit reports whether undo's or redo's argument names a commit of

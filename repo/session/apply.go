@@ -20,6 +20,12 @@ type Change struct {
 	// Mode of the new content; zero keeps the file's current mode
 	// (filemode.Regular for a new file).
 	Mode filemode.FileMode
+	// LeaveOut: the change returns the path to a state in which a sparse
+	// checkout left it out of the worktree (an undo or rollback to before
+	// a commit naming it in Edit-Sparse-Before). The commit records the
+	// content; the disk is left without the file while the index still
+	// marks it skip-worktree (see sparseDisk).
+	LeaveOut bool
 }
 
 // Plan is what an operation decided, under the lock: the changes and how the
@@ -59,7 +65,11 @@ type Tx struct {
 	// outside changes; the operation's commit names them in
 	// Edit-Raw-Before.
 	rawBefore map[string]bool
-	s         *Session
+	// sparse marks the paths a sparse checkout leaves out of the worktree
+	// (see withoutSkipped); the commit names those it changes in
+	// Edit-Sparse-Before.
+	sparse map[string]bool
+	s      *Session
 	// ctx is the operation's: what a planner runs (git merge-file for a
 	// selective undo) ends when it does.
 	ctx context.Context
@@ -69,6 +79,11 @@ type Tx struct {
 // process) must end when it does, so that the lock is not held past the
 // call's deadline.
 func (tx *Tx) Context() context.Context { return tx.ctx }
+
+// LeftOut reports whether the sparse checkout leaves path out of the
+// worktree: absent on disk, skip-worktree in the index, and so taken to be
+// as the session records it at Head, not deleted (Files has it absent).
+func (tx *Tx) LeftOut(path string) bool { return tx.sparse[path] }
 
 // Head is the commit the session's record starts from: the tip, or the base
 // when the session has no commits yet.
@@ -269,10 +284,13 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	if IsChange(meta.Op) && meta.Turn == "" {
 		meta.Turn = TurnOf(ctx)
 	}
-	meta.RawBefore = nil
+	meta.RawBefore, meta.SparseBefore = nil, nil
 	for _, p := range touched {
 		if tx.rawBefore[p] {
 			meta.RawBefore = append(meta.RawBefore, p)
+		}
+		if tx.sparse[p] {
+			meta.SparseBefore = append(meta.SparseBefore, p)
 		}
 	}
 	// The parent records each path as the sync commit did, else as the
@@ -300,6 +318,25 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	repo.CrashPoint("objects-written")
 	repo.Pause("objects-written", "")
+	// What the disk gets may differ from what is recorded only outside a
+	// sparse checkout's cone (see sparseDisk).
+	co, err := s.Repo.Checkout()
+	if err != nil {
+		return Outcome{}, err
+	}
+	recordedChanges := changes
+	if changes, err = s.sparseDisk(co, tx, changes); err != nil {
+		return Outcome{}, err
+	}
+	onDisk := map[string]bool{}
+	for _, c := range changes {
+		onDisk[c.Path] = !c.Delete
+	}
+	for _, c := range recordedChanges {
+		if !c.Delete && !onDisk[c.Path] {
+			out.After[c.Path] = repo.FileState{Path: c.Path} // left out of the worktree
+		}
+	}
 	made, err := s.writeFiles(paths, changes, tx.Files, out.After)
 	if err != nil {
 		return Outcome{}, err
@@ -436,7 +473,7 @@ func (s *Session) begin(ctx context.Context, paths []repo.Path, write bool) (*Tx
 		}
 		tx.Outside = append(tx.Outside, p.Rel)
 	}
-	if tx.Outside, err = s.withoutSkipped(co, tx.Outside, tx.Files, recorded); err != nil {
+	if tx.Outside, tx.sparse, err = s.withoutSkipped(co, tx.Outside, tx.Files, recorded); err != nil {
 		return nil, nil, err
 	}
 	return tx, recorded, nil

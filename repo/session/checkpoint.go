@@ -116,7 +116,9 @@ func (s *Session) Checkpoint(ctx context.Context, name string, dry bool) (Commit
 		return Commit{}, err
 	}
 	if name != "" {
-		commits, err := s.Commits(tip)
+		// The history index names the checkpoints of that name: the
+		// session is not walked.
+		commits, err := s.CheckpointsNamed(tip, name)
 		if err != nil {
 			return Commit{}, err
 		}

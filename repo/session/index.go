@@ -50,7 +50,7 @@ import (
 // and amortizes the writing of the path table over as many edits.
 const indexPersistEvery = 8
 
-const indexMagic = "git-edit history index 2"
+const indexMagic = "git-edit history index 3"
 
 // castagnoli is the checksum of the index files (CRC-32C).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -67,6 +67,10 @@ type histIndex struct {
 	n, edits  int
 	paths     []string // in the order of their first touch
 	touches   map[string]*touch
+	// labels lists, per turn id and checkpoint name (labelKey), the
+	// commits carrying it, oldest first (see labels.go).
+	labels map[string][]label
+	nLabel int
 
 	// Commit ids: those of seq < persisted are in the commits file (read
 	// on demand into disk), the others in tail.
@@ -113,9 +117,12 @@ func (x *histIndex) add(c Commit) {
 		}
 		t.last, t.lastHash = seq, c.Hash
 	}
+	x.addLabels(seq, c)
 }
 
-func newIndex() *histIndex { return &histIndex{touches: map[string]*touch{}} }
+func newIndex() *histIndex {
+	return &histIndex{touches: map[string]*touch{}, labels: map[string][]label{}}
+}
 
 // hashAt is the id of the session's commit number seq.
 func (x *histIndex) hashAt(s *Session, seq int) (plumbing.Hash, error) {
@@ -324,10 +331,10 @@ func parseIndex(r io.Reader) (*histIndex, error) {
 	if !plumbing.IsHash(tip) || !plumbing.IsHash(base) || x.n < 1 || x.edits < 0 || x.edits > x.n || nPaths < 0 {
 		return nil, bad
 	}
-	// The file can be no larger than its header, nPaths lines and the
-	// checksum line.
+	// The file can be no larger than its header, nPaths lines, a label
+	// table of at most two labels a commit, and the checksum line.
 	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err != nil || st.Size() > int64(read)+int64(nPaths)*maxIndexLine+int64(len("crc 00000000\n")) {
+		if st, err := f.Stat(); err != nil || st.Size() > int64(read)+int64(nPaths)*maxIndexLine+(1+2*int64(x.n))*maxLabelLine+int64(len("crc 00000000\n")) {
 			return nil, bad
 		}
 	}
@@ -354,8 +361,32 @@ func parseIndex(r io.Reader) (*histIndex, error) {
 		x.touches[p] = &touch{first: first, last: last, firstHash: plumbing.NewHash(f[1]), lastHash: plumbing.NewHash(f[3])}
 		x.paths = append(x.paths, p)
 	}
-	want := sum.Sum32()
-	if !sc.Scan() || sc.Text() != fmt.Sprintf("crc %08x\n", want) || sc.Scan() || sc.Err() != nil {
+	// Then the turns and checkpoints (labels.go), when there are any,
+	// and the checksum line, which is not part of what it sums.
+	if !sc.Scan() {
+		return nil, bad
+	}
+	next := sc.Bytes()
+	if bytes.HasPrefix(next, []byte("labels ")) {
+		read += len(next)
+		sum.Write(next)
+		first, given := string(next[:len(next)-1]), false
+		labelLine := func() (string, bool) {
+			if !given {
+				given = true
+				return first, true
+			}
+			return line()
+		}
+		if err := x.parseLabels(labelLine); err != nil {
+			return nil, bad
+		}
+		if !sc.Scan() {
+			return nil, bad
+		}
+		next = sc.Bytes()
+	}
+	if string(next) != fmt.Sprintf("crc %08x\n", sum.Sum32()) || sc.Scan() || sc.Err() != nil {
 		return nil, bad
 	}
 	return x, nil
@@ -435,6 +466,7 @@ func (s *Session) persistIndex(x *histIndex) {
 		t := x.touches[p]
 		fmt.Fprintf(&b, "%d %s %d %s %s\n", t.first, t.firstHash, t.last, t.lastHash, quotePath(p))
 	}
+	x.writeLabels(&b)
 	fmt.Fprintf(&b, "crc %08x\n", crc32.Checksum(b.Bytes(), castagnoli))
 	if writeAtomic(dir, s.indexPath(), b.Bytes()) != nil {
 		return

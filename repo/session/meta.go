@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -44,6 +45,7 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 //	Edit-Rollback-To: <commit>|start
 //	Edit-Raw: src/mixed.txt
 //	Edit-Raw-Before: src/lf.txt
+//	Edit-Sparse-Before: docs/guide.md
 //	Edit-Stat: 3 1 src/main.go
 //	Edit-Turn: 7
 //	Edit-Checkpoint: before-refactor
@@ -71,7 +73,11 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 // position in its session (0: the first) and how many of the commits up
 // to it, itself included, are changes (IsChange): what the history index
 // says of a commit's position and of the counts is checked against it, so
-// that a wrong index costs a walk, never a wrong answer.
+// that a wrong index costs a walk, never a wrong answer. Edit-Sparse-Before
+// names each path that, before the commit, a sparse checkout left out of
+// the worktree (absent on disk, skip-worktree in the index, so as
+// recorded): an undo or rollback that returns it to that state leaves it
+// out again instead of writing it (see Change.LeaveOut).
 type Meta struct {
 	Op         string
 	Tool       string
@@ -82,6 +88,8 @@ type Meta struct {
 	RollbackTo string
 	Raw        []string
 	RawBefore  []string
+	// SparseBefore: Edit-Sparse-Before.
+	SparseBefore []string
 	// Stat holds, per path, the lines the commit added and removed in it
 	// (Edit-Stat: <added> <removed> <path>), counted at edit time from
 	// the blobs as stored, so that logs read them instead of diffing;
@@ -104,7 +112,16 @@ type Meta struct {
 	// before the trailer existed; Session.commit fills all three in.
 	Seq, Edits int
 	Counted    bool
+
+	// paths holds Paths as a set, for Touches, when ParseMeta read many
+	// (a record after a formatter names thousands, and callers ask of
+	// each of them).
+	paths map[string]bool
 }
+
+// manyPaths is how many paths make ParseMeta build Meta.paths: below it a
+// scan is as quick.
+const manyPaths = 32
 
 // Reverts lists every commit an undo or redo reverses: Undoes, then
 // AlsoUndoes.
@@ -128,6 +145,18 @@ func (m Meta) IsRaw(path string) bool {
 	return false
 }
 
+// IsSparseBefore reports whether the commit names path in
+// Edit-Sparse-Before: before it, the sparse checkout left path out of the
+// worktree.
+func (m Meta) IsSparseBefore(path string) bool {
+	for _, p := range m.SparseBefore {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
 // IsRawBefore reports whether the commit names path in Edit-Raw-Before:
 // before it, path was on disk as its parent's blob, unconverted.
 func (m Meta) IsRawBefore(path string) bool {
@@ -141,12 +170,45 @@ func (m Meta) IsRawBefore(path string) bool {
 
 // Touches reports whether the commit changed path.
 func (m Meta) Touches(path string) bool {
+	if m.paths != nil {
+		return m.paths[path]
+	}
 	for _, p := range m.Paths {
 		if p == path {
 			return true
 		}
 	}
 	return false
+}
+
+// Bounds of a commit's subject and body, in bytes. They come from outside
+// (a record's -m, the shell command a hook names, which may be megabytes
+// of heredoc): the commit, its reflog entry and every log that shows it
+// would otherwise carry it whole.
+const (
+	MaxSubject = 1 << 10
+	MaxBody    = 16 << 10
+)
+
+// BoundMessage is subject on one line and body without leading or
+// trailing newlines, each cut to MaxSubject and MaxBody bytes (at a UTF-8
+// boundary), saying how much was cut.
+func BoundMessage(subject, body string) (string, string) {
+	return clip(repo.OneLine(subject), MaxSubject), clip(strings.Trim(body, "\n"), MaxBody)
+}
+
+// clip cuts s to at most max bytes, ending with a note of how many bytes
+// were cut.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	note := fmt.Sprintf(" [… %d bytes cut]", len(s))
+	cut := max - len(note)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf(" [… %d bytes cut]", len(s)-cut)
 }
 
 // Message renders the full commit message: subject, blank line, trailers.
@@ -157,10 +219,11 @@ func (m Meta) Message(subject string) string { return m.MessageWithBody(subject,
 // last paragraph, which is where ParseMeta reads them, whatever the body
 // holds.
 func (m Meta) MessageWithBody(subject, body string) string {
+	subject, body = BoundMessage(subject, body)
 	var b strings.Builder
-	b.WriteString(repo.OneLine(subject))
+	b.WriteString(subject)
 	b.WriteString("\n\n")
-	if body = strings.Trim(body, "\n"); body != "" {
+	if body != "" {
 		b.WriteString(body)
 		b.WriteString("\n\n")
 	}
@@ -191,6 +254,9 @@ func (m Meta) MessageWithBody(subject, body string) string {
 	}
 	for _, p := range m.RawBefore {
 		fmt.Fprintf(&b, "Edit-Raw-Before: %s\n", quotePath(p))
+	}
+	for _, p := range m.SparseBefore {
+		fmt.Fprintf(&b, "Edit-Sparse-Before: %s\n", quotePath(p))
 	}
 	for _, p := range m.Paths {
 		if st, ok := m.Stat[p]; ok {
@@ -256,6 +322,8 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			m.Raw = append(m.Raw, unquotePath(val))
 		case "Edit-Raw-Before":
 			m.RawBefore = append(m.RawBefore, unquotePath(val))
+		case "Edit-Sparse-Before":
+			m.SparseBefore = append(m.SparseBefore, unquotePath(val))
 		case "Edit-Turn":
 			m.Turn = val
 		case "Edit-Checkpoint":
@@ -271,6 +339,15 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			}
 		}
 	}
+	if len(m.Paths) >= manyPaths {
+		m.paths = make(map[string]bool, len(m.Paths))
+		for _, p := range m.Paths {
+			m.paths[p] = true
+		}
+	}
+	// A caller's append must not write into a slice another caller
+	// shares (ReadCommit keeps parsed commits).
+	m.Paths = m.Paths[:len(m.Paths):len(m.Paths)]
 	return m, ok
 }
 
@@ -284,6 +361,15 @@ func parseSeq(val string) (seq, edits int, ok bool) {
 		return 0, 0, false
 	}
 	return seq, edits, true
+}
+
+// size approximates the bytes m holds, for bounding caches of it.
+func (m Meta) size() int {
+	n := len(m.Op) + len(m.Tool) + len(m.Session) + len(m.RollbackTo) + len(m.Turn) + len(m.Checkpoint)
+	for _, p := range m.Paths {
+		n += 2*len(p) + 64 // the path, its Prev and Stat entries, and the set
+	}
+	return n + 64*(len(m.AlsoUndoes)+len(m.Raw)+len(m.RawBefore)+len(m.SparseBefore))
 }
 
 // parseStat reads "<added> <removed> <path>".

@@ -30,11 +30,13 @@ func recordedView(co repo.Checkout, f repo.FileState, recorded repo.Entry) repo.
 // withoutSkipped returns outside without the paths a sparse checkout
 // leaves out of the worktree: recorded as a file, absent on disk, and
 // marked skip-worktree in the index. git takes such a path to be as
-// recorded, not deleted, and so does the session. The index is read only
-// in a sparse checkout, and only when such a candidate exists.
-func (s *Session) withoutSkipped(co repo.Checkout, outside []string, files map[string]repo.FileState, recorded map[string]repo.Entry) ([]string, error) {
+// recorded, not deleted, and so does the session; skipped marks them (the
+// operation's commit names those it changes in Edit-Sparse-Before). The
+// index is read only in a sparse checkout, and only when such a candidate
+// exists.
+func (s *Session) withoutSkipped(co repo.Checkout, outside []string, files map[string]repo.FileState, recorded map[string]repo.Entry) (out []string, skipped map[string]bool, err error) {
 	if !co.Sparse {
-		return outside, nil
+		return outside, nil, nil
 	}
 	var absent []string
 	for _, p := range outside {
@@ -43,16 +45,53 @@ func (s *Session) withoutSkipped(co repo.Checkout, outside []string, files map[s
 		}
 	}
 	if len(absent) == 0 {
-		return outside, nil
+		return outside, nil, nil
 	}
-	skipped, err := s.Repo.SkipWorktree(absent)
+	bits, err := s.Repo.SkipWorktree(absent)
+	if err != nil {
+		return nil, nil, err
+	}
+	skipped = map[string]bool{}
+	for _, p := range outside {
+		if !bits[p] || files[p].Exists {
+			out = append(out, p)
+		} else {
+			skipped[p] = true
+		}
+	}
+	return out, skipped, nil
+}
+
+// sparseDisk returns changes as the disk gets them. A change marked
+// LeaveOut (an undo or rollback returning a path to a state in which the
+// sparse checkout left it out of the worktree, Edit-Sparse-Before) of a
+// path the index still marks skip-worktree is not written: the file an
+// edit put there is removed, and an absent one stays absent, as before
+// that edit; the commit records the entry all the same (git takes an
+// absent skip-worktree path to be as recorded, and so does begin). Every
+// other change is written as it is. The index is read only in a sparse
+// checkout, and only when such a change exists.
+func (s *Session) sparseDisk(co repo.Checkout, tx *Tx, changes []Change) ([]Change, error) {
+	var candidates []string
+	for _, c := range changes {
+		if c.LeaveOut && !c.Delete {
+			candidates = append(candidates, c.Path)
+		}
+	}
+	if !co.Sparse || len(candidates) == 0 {
+		return changes, nil
+	}
+	skipped, err := s.Repo.SkipWorktree(candidates)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, p := range outside {
-		if !skipped[p] || files[p].Exists {
-			out = append(out, p)
+	out := make([]Change, 0, len(changes))
+	for _, c := range changes {
+		switch {
+		case !c.LeaveOut || c.Delete || !skipped[c.Path]:
+			out = append(out, c)
+		case tx.Files[c.Path].Exists:
+			out = append(out, Change{Path: c.Path, Delete: true})
 		}
 	}
 	return out, nil

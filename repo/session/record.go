@@ -53,6 +53,9 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 	if op != OpRecord && op != OpSync {
 		return Recorded{}, fmt.Errorf("internal error: Record of op %q", op)
 	}
+	// Bounded here, not only in the message, so that the reflog entry
+	// and the result say what the commit says.
+	subject, body = BoundMessage(subject, body)
 	unlock, err := s.Repo.Lock(ctx)
 	if err != nil {
 		return Recorded{}, err

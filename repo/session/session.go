@@ -75,6 +75,8 @@ type Session struct {
 	// idx caches the history index (see index.go), guarded by idxMu.
 	idxMu sync.Mutex
 	idx   *histIndex
+	// commits keeps parsed commits by id (see ReadCommit).
+	commits commitCache
 }
 
 // New checks the name (ValidateName) and returns a session of r that reads
