@@ -1,0 +1,91 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-edit/git-edit/repo/gittest"
+)
+
+// Issue 22, item 6: --root confines the session-wide history operations
+// too. A session is the whole worktree's, so its newest edit, a turn or a
+// rollback may name files outside the root; every entry point (call, the
+// commands, an MCP server started with --root) refuses, naming the path,
+// and leaves files, refs and git status exactly as they were.
+func TestAttackRootConfinesHistoryOperations(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n"})
+	sub := filepath.Join(dir, "sub")
+	// An edit inside sub, then one outside (the newest), both of turn 1,
+	// then a checkpoint.
+	for _, e := range []struct{ path, old, new string }{{"sub/b.txt", "b", "B"}, {"a.txt", "a", "A"}} {
+		r := runCLI(t, `{"command":"str_replace","path":"`+e.path+`","old_str":"`+e.old+`","new_str":"`+e.new+`"}`, "call", "--root", dir, "--session", "s", "--turn", "1", "text_editor")
+		if r.code != 0 {
+			t.Fatalf("edit %s: %+v", e.path, r)
+		}
+	}
+	if r := runCLI(t, "", "checkpoint", "--root", dir, "--session", "s", "mid"); r.code != 0 {
+		t.Fatalf("checkpoint: %+v", r)
+	}
+	commits := strings.Fields(gittest.Git(t, dir, "rev-list", "--reverse", "HEAD..refs/edits/s"))
+	first, outside := commits[0], commits[1] // sub/b.txt's edit, a.txt's
+
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+	}{
+		{"call edit_undo {}", `{}`, []string{"call", "--root", sub, "--session", "s", "edit_undo"}},
+		{"call edit_undo turn", `{"turn":"1"}`, []string{"call", "--root", sub, "--session", "s", "edit_undo"}},
+		{"call edit_undo edit", `{"edit":"` + outside + `"}`, []string{"call", "--root", sub, "--session", "s", "edit_undo"}},
+		{"call edit_rollback {}", `{}`, []string{"call", "--root", sub, "--session", "s", "edit_rollback"}},
+		{"call edit_rollback force", `{"force":true}`, []string{"call", "--root", sub, "--session", "s", "edit_rollback"}},
+		{"call edit_rollback dry", `{"dry_run":true}`, []string{"call", "--root", sub, "--session", "s", "edit_rollback"}},
+		{"undo", "", []string{"undo", "--root", sub, "--session", "s"}},
+		{"undo --turn", "", []string{"undo", "--root", sub, "--session", "s", "--turn", "1"}},
+		{"undo EDIT", "", []string{"undo", "--root", sub, "--session", "s", outside}},
+		{"undo --dry-run", "", []string{"undo", "--root", sub, "--session", "s", "--dry-run"}},
+		{"rollback", "", []string{"rollback", "--root", sub, "--session", "s"}},
+		{"rollback --force", "", []string{"rollback", "--root", sub, "--session", "s", "--force"}},
+		{"rollback --to", "", []string{"rollback", "--root", sub, "--session", "s", "--to", first}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			was := freeze(t, dir, "a.txt", "sub/b.txt")
+			r := runCLI(t, tc.stdin, tc.args...)
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1 (refused)\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+			}
+			out := r.stdout + r.stderr
+			if !strings.Contains(out, "would change a.txt, which is outside the root "+sub+"; nothing was changed") {
+				t.Errorf("the refusal does not name a.txt and the root:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
+			}
+			was.check(t, dir, tc.name)
+		})
+	}
+
+	t.Run("mcp --root sub", func(t *testing.T) {
+		cs := connect(t, sub, "s", nil, nil)
+		for _, tool := range []string{"edit_undo", "edit_rollback"} {
+			was := freeze(t, dir, "a.txt", "sub/b.txt")
+			text, _, isErr := callTool(t, cs, tool, map[string]any{})
+			if !isErr || !strings.Contains(text, "would change a.txt, which is outside the root "+sub) {
+				t.Errorf("%s over MCP with --root sub: error %v, %s", tool, isErr, text)
+			}
+			was.check(t, dir, tool+" over MCP")
+		}
+	})
+
+	// What lies inside the root is still undone there: undo sub/b.txt's
+	// edit by path, then redo it, with --root sub.
+	if r := runCLI(t, "", "undo", "--root", sub, "--session", "s", "b.txt"); r.code != 0 || gittest.ReadFile(t, dir, "sub/b.txt") != "b\n" {
+		t.Fatalf("undo b.txt inside the root: %+v", r)
+	}
+	if r := runCLI(t, "", "redo", "--root", sub, "--session", "s"); r.code != 0 || gittest.ReadFile(t, dir, "sub/b.txt") != "B\n" {
+		t.Fatalf("redo inside the root: %+v", r)
+	}
+	if got := gittest.ReadFile(t, dir, "a.txt"); got != "A\n" {
+		t.Fatalf("a.txt is %q, want the edit kept", got)
+	}
+	gittest.Fsck(t, dir)
+}
