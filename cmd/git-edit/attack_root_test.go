@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/git-edit/git-edit/repo/gittest"
@@ -88,4 +90,33 @@ func TestAttackRootConfinesHistoryOperations(t *testing.T) {
 		t.Fatalf("a.txt is %q, want the edit kept", got)
 	}
 	gittest.Fsck(t, dir)
+}
+
+// Issue 22, item 14c: a path that names a file as a directory (a.txt/b.txt
+// where a.txt has always been a plain file) is refused saying that a.txt
+// is a file, not with the words of a race ("a directory on the path was
+// replaced"), by every tool that reads or writes it, and changes nothing.
+func TestAttackPathThroughAFileSaysItIsAFile(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ through, is string }{{"a.txt", "a file"}, {"pipe", "a FIFO"}} {
+		for _, call := range []struct{ tool, args string }{
+			{"text_editor", `{"command":"create","path":"%s/b.txt","file_text":"x\n"}`},
+			{"text_editor", `{"command":"view","path":"%s/b.txt"}`},
+			{"Read", `{"file_path":"%s/b.txt"}`},
+			{"edit_lines", `{"path":"%s/b.txt","operations":[{"op":"insert","afterLine":0,"content":["x"]}]}`},
+		} {
+			was := freeze(t, dir, "a.txt")
+			r := runCLI(t, fmt.Sprintf(call.args, tc.through), "call", "--root", dir, call.tool)
+			if r.code != 1 {
+				t.Fatalf("%s %s/b.txt: exit %d, want 1\n%s%s", call.tool, tc.through, r.code, r.stdout, r.stderr)
+			}
+			if want := tc.through + " is " + tc.is + ", not a directory, so no path lies under it"; !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "replaced") {
+				t.Errorf("%s %s/b.txt says\n%s\nwant it to say %q, and nothing of a replaced directory", call.tool, tc.through, r.stdout, want)
+			}
+			was.check(t, dir, call.tool)
+		}
+	}
 }
