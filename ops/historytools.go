@@ -137,9 +137,9 @@ func (r Reverted) Report(what string, idLen int) string {
 	for _, pc := range r.Changes() {
 		switch pc.How {
 		case "changed":
-			fmt.Fprintf(&b, "  changed    %s (+%d -%d)\n", pc.Path, pc.Added, pc.Removed)
+			fmt.Fprintf(&b, "  changed    %s (+%d -%d)\n", QuotePath(pc.Path), pc.Added, pc.Removed)
 		default:
-			fmt.Fprintf(&b, "  %-9s  %s\n", pc.How, pc.Path)
+			fmt.Fprintf(&b, "  %-9s  %s\n", pc.How, QuotePath(pc.Path))
 		}
 	}
 	if len(r.Discarded) > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -119,4 +120,62 @@ func TestAttackPathThroughAFileSaysItIsAFile(t *testing.T) {
 			was.check(t, dir, call.tool)
 		}
 	}
+}
+
+// Issue 22, item 15: file names an agent made with ESC and CR never reach
+// the person's terminal raw: record, log, show, diff, undo, rollback,
+// sessions and their refusals quote each path as git quotes it
+// ("e\033[31m.txt"), and the subjects recorded in git (which git log
+// prints) hold no control character.
+func TestAttackControlCharactersInNamesNeverReachTheTerminal(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	evil := "e\x1b[31mvil\r.txt"
+	quoted := `"e\033[31mvil\r.txt"`
+	raw := func(what, out string) {
+		t.Helper()
+		for _, c := range []byte(out) {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+				t.Errorf("%s printed the control byte %#x:\n%q", what, c, out)
+				return
+			}
+		}
+	}
+	// The agent creates one through a tool, and one through its shell.
+	args, _ := json.Marshal(map[string]any{"command": "create", "path": evil, "file_text": "x\n"})
+	if r := runCLI(t, string(args), "call", "--root", dir, "--session", "s", "text_editor"); r.code != 0 {
+		t.Fatalf("create: %+v", r)
+	}
+	gittest.WriteFile(t, dir, "2"+evil, "y\n")
+	steps := [][]string{
+		{"record", "--root", dir, "--session", "s"},
+		{"log", "--root", dir, "--session", "s"},
+		{"log", "--root", dir, "--session", "s", "--stat"},
+		{"show", "--root", dir, "--session", "s", "s~0"},
+		{"show", "--root", dir, "--session", "s", "s~1"},
+		{"diff", "--root", dir, "--session", "s", "--stat"},
+		{"sessions", "--root", dir},
+		{"undo", "--root", dir, "--session", "s", "--dry-run"},
+		{"undo", "--root", dir, "--session", "s"},
+		{"rollback", "--root", dir, "--session", "s"},
+		// A refusal naming the path: nothing left to undo there.
+		{"undo", "--root", dir, "--session", "s", "--undo-depth", "1", filepath.Join(dir, "2"+evil)},
+	}
+	saw := false
+	for _, args := range steps {
+		r := runCLI(t, "", args...)
+		if args[0] == "record" && (r.code != 0 || !strings.Contains(r.stdout, "create mode 100644 \"2e\\033[31mvil\\r.txt\"")) {
+			t.Fatalf("record: %+v", r)
+		}
+		raw(strings.Join(args[:1], " "), r.stdout+r.stderr)
+		saw = saw || strings.Contains(r.stdout+r.stderr, quoted)
+	}
+	if !saw {
+		t.Errorf("no output named %s", quoted)
+	}
+	subjects := gittest.Git(t, dir, "log", "--format=%s", "refs/edits/s")
+	raw("git log of the session", subjects)
+	if !strings.Contains(subjects, `record: "2e\033[31mvil\r.txt" changed on disk`) {
+		t.Errorf("the record's subject does not quote the name:\n%s", subjects)
+	}
+	gittest.Fsck(t, dir)
 }
