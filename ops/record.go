@@ -40,7 +40,11 @@ type Skipped struct {
 // paths the session recorded differently from HEAD are added (a shell
 // command may have put one back to HEAD's bytes, which git status does not
 // show). Only those are read and compared, as session.Apply compares them.
-func (e *Engine) Record(ctx context.Context, args []string, op, subject, body string) (Recorded, error) {
+func (e *Engine) Record(ctx context.Context, args []string, op, subject, body string) (res Recorded, err error) {
+	// Within the engine's Timeout, as every operation.
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	defer func() { err = e.timedOut("record", err) }()
 	specs, err := e.recordSpecs(args)
 	if err != nil {
 		return Recorded{}, err
@@ -61,7 +65,6 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 			rels = append(rels, p)
 		}
 	}
-	var res Recorded
 	var paths []repo.Path
 	for _, rel := range rels {
 		p, err := e.Repo.ResolveRecorded(e.Repo.Top, rel)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/git-edit/git-edit/repo/gittest"
 )
@@ -176,6 +177,108 @@ func TestAttackControlCharactersInNamesNeverReachTheTerminal(t *testing.T) {
 	raw("git log of the session", subjects)
 	if !strings.Contains(subjects, `record: "2e\033[31mvil\r.txt" changed on disk`) {
 		t.Errorf("the record's subject does not quote the name:\n%s", subjects)
+	}
+	gittest.Fsck(t, dir)
+}
+
+// Issue 22, item 13: every entry point runs its operation within the same
+// deadline (git config edit.timeout, or --timeout): a clean filter that
+// hangs is stopped there, the operation is refused saying so, files and
+// refs are as they were, and the edit lock is released, so the next
+// operation of the same server or command runs. Before, only call had a
+// deadline (two minutes, fixed): an MCP tool call held the lock for as
+// long as the client waited.
+func TestAttackEveryEntryPointHasTheDeadline(t *testing.T) {
+	gittest.Isolate(t)
+	dir := gittest.New(t)
+	gittest.Git(t, dir, "config", "filter.f.clean", "cat")
+	gittest.Git(t, dir, "config", "filter.f.smudge", "cat")
+	gittest.Git(t, dir, "config", "filter.f.required", "true")
+	gittest.Commit(t, dir, map[string]string{".gitattributes": "*.txt filter=f\n", "a.txt": "one\n", "b.txt": "two\n"})
+	if r := runCLI(t, `{"command":"str_replace","path":"b.txt","old_str":"two","new_str":"TWO"}`, "call", "--root", dir, "--session", "s", "text_editor"); r.code != 0 {
+		t.Fatalf("edit: %+v", r)
+	}
+	hang := func(on bool) {
+		clean := "cat"
+		if on {
+			clean = "sleep 20; cat"
+		}
+		gittest.Git(t, dir, "config", "filter.f.clean", clean)
+	}
+	gittest.Git(t, dir, "config", "edit.timeout", "1")
+	cs := connect(t, dir, "s", nil, nil) // edit.timeout is read when the server starts
+	hang(true)
+	gittest.WriteFile(t, dir, "c.txt", "three\n") // for record
+
+	steps := []struct {
+		name string
+		run  func() (refused bool, out string)
+	}{
+		{"mcp tool call", func() (bool, string) {
+			text, _, isErr := callTool(t, cs, "text_editor", map[string]any{"command": "str_replace", "path": "a.txt", "old_str": "one", "new_str": "ONE"})
+			return isErr, text
+		}},
+		{"mcp edit_undo", func() (bool, string) {
+			text, _, isErr := callTool(t, cs, "edit_undo", map[string]any{})
+			return isErr, text
+		}},
+		{"call", func() (bool, string) {
+			r := runCLI(t, `{"command":"str_replace","path":"a.txt","old_str":"one","new_str":"ONE"}`, "call", "--root", dir, "--session", "s", "text_editor")
+			return r.code == 1, r.stdout
+		}},
+		{"call --timeout", func() (bool, string) {
+			gittest.Git(t, dir, "config", "edit.timeout", "0") // no limit, but --timeout wins
+			defer gittest.Git(t, dir, "config", "edit.timeout", "1")
+			r := runCLI(t, `{"command":"str_replace","path":"a.txt","old_str":"one","new_str":"ONE"}`, "call", "--root", dir, "--session", "s", "--timeout", "1s", "text_editor")
+			return r.code == 1, r.stdout
+		}},
+		{"undo", func() (bool, string) {
+			r := runCLI(t, "", "undo", "--root", dir, "--session", "s")
+			return r.code == 1, r.stderr
+		}},
+		{"record", func() (bool, string) {
+			r := runCLI(t, "", "record", "--root", dir, "--session", "s")
+			return r.code == 1, r.stderr
+		}},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			// Refs and bytes, not git status: git's own status would run
+			// the hanging filter.
+			refs := gittest.Git(t, dir, "for-each-ref", "refs/edits/")
+			files := map[string]string{}
+			for _, p := range []string{"a.txt", "b.txt", "c.txt"} {
+				files[p] = gittest.ReadFile(t, dir, p)
+			}
+			start := time.Now()
+			refused, out := st.run()
+			if took := time.Since(start); took > 15*time.Second {
+				t.Errorf("took %v, past its 1s deadline", took)
+			}
+			if !refused || !strings.Contains(out, "was stopped after 1s, its time limit (git config edit.timeout, or --timeout), and nothing was changed") {
+				t.Errorf("refused %v, said:\n%s", refused, out)
+			}
+			if got := gittest.Git(t, dir, "for-each-ref", "refs/edits/"); got != refs {
+				t.Errorf("refs moved:\n%s\nwas\n%s", got, refs)
+			}
+			for p, want := range files {
+				if got := gittest.ReadFile(t, dir, p); got != want {
+					t.Errorf("%s is %q, was %q", p, got, want)
+				}
+			}
+		})
+	}
+	// The lock was released: with the filter fixed, the same server edits.
+	hang(false)
+	if text, _, isErr := callTool(t, cs, "text_editor", map[string]any{"command": "str_replace", "path": "a.txt", "old_str": "one", "new_str": "ONE"}); isErr {
+		t.Fatalf("the edit after the deadline: %s", text)
+	}
+	if got := gittest.ReadFile(t, dir, "a.txt"); got != "ONE\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+	gittest.Git(t, dir, "config", "edit.timeout", "forever")
+	if r := runCLI(t, "", "record", "--root", dir, "--session", "s"); r.code != 1 || !strings.Contains(r.stderr, `edit.timeout = "forever"; set a duration such as 2m or 90s`) {
+		t.Errorf("a bad edit.timeout: %+v", r)
 	}
 	gittest.Fsck(t, dir)
 }
