@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -281,4 +282,77 @@ func TestAttackEveryEntryPointHasTheDeadline(t *testing.T) {
 		t.Errorf("a bad edit.timeout: %+v", r)
 	}
 	gittest.Fsck(t, dir)
+}
+
+// Issue 22, item 10: record prints what it recorded. A tracked file
+// replaced by a directory (with a file in it), or a directory replaced by a
+// file, cannot be recorded beside the entry it replaces without deleting
+// that entry; the commit used to delete it anyway while the output said it
+// was not recorded. Now the commit holds exactly the paths printed, the
+// others are named with why and how to record them, and following that
+// advice records them.
+func TestAttackRecordSaysWhatItRecords(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		replace func(t *testing.T, dir string)
+		left    []string // the paths left out, as warned
+		moved   string   // what the advice says to move aside
+	}{
+		{"file becomes a directory", func(t *testing.T, dir string) {
+			must(t, os.Remove(filepath.Join(dir, "c.txt")))
+			gittest.WriteFile(t, dir, "c.txt/d.txt", "inner\n")
+		}, []string{"c.txt", "c.txt/d.txt"}, "c.txt"},
+		{"directory becomes a file", func(t *testing.T, dir string) {
+			must(t, os.RemoveAll(filepath.Join(dir, "d")))
+			gittest.WriteFile(t, dir, "d", "file\n")
+		}, []string{"d/x.txt", "d/y.txt", "d"}, "d"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n", "c.txt": "c\n", "d/x.txt": "x\n", "d/y.txt": "y\n"})
+			gittest.WriteFile(t, dir, "a.txt", "a2\n")
+			tc.replace(t, dir)
+			r := runCLI(t, "", "record", "--root", dir, "--session", "s")
+			if r.code != 0 {
+				t.Fatalf("record: %+v", r)
+			}
+			for _, p := range tc.left {
+				if !strings.Contains(r.stderr, "warning: not recorded: "+p+": ") {
+					t.Errorf("no warning names %s:\n%s", p, r.stderr)
+				}
+			}
+			if !strings.Contains(r.stderr, "move "+tc.moved+" aside and run record") {
+				t.Errorf("no warning says how to record it:\n%s", r.stderr)
+			}
+			// The commit changes exactly a.txt, as printed.
+			if !strings.Contains(r.stdout, " 1 file changed, 1 insertion(+), 1 deletion(-)\n") {
+				t.Errorf("record printed:\n%s", r.stdout)
+			}
+			if got := gittest.Git(t, dir, "diff-tree", "-r", "--name-status", "HEAD", "refs/edits/s"); got != "M\ta.txt\n" {
+				t.Errorf("the record commit changes\n%s\nwhere it printed only a.txt", got)
+			}
+			// The advice, followed, records the rest.
+			aside := filepath.Join(t.TempDir(), "aside")
+			must(t, os.Rename(filepath.Join(dir, tc.moved), aside))
+			if r := runCLI(t, "", "record", "--root", dir, "--session", "s"); r.code != 0 || r.stderr != "" {
+				t.Fatalf("record with %s aside: %+v", tc.moved, r)
+			}
+			must(t, os.Rename(aside, filepath.Join(dir, tc.moved)))
+			if r := runCLI(t, "", "record", "--root", dir, "--session", "s"); r.code != 0 || r.stderr != "" {
+				t.Fatalf("record with %s back: %+v", tc.moved, r)
+			}
+			// The session now records the disk as it is: git add -A agrees.
+			gittest.Git(t, dir, "add", "-A")
+			if got := gittest.Git(t, dir, "diff", "--cached", "--name-status", "refs/edits/s"); got != "" {
+				t.Errorf("the session differs from the disk:\n%s", got)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -114,6 +114,10 @@ func runRecord(ctx context.Context, o recordOptions) error {
 		if len(o.Paths) > 0 {
 			where = " in " + quotePaths(o.Paths)
 		}
+		if len(res.Skipped) > 0 {
+			_, err := fmt.Fprintf(o.Stdout, "nothing recorded%s: the paths warned about were left out, and every other file is as session %s last recorded it\n", where, e.Session.Name)
+			return err
+		}
 		_, err := fmt.Fprintf(o.Stdout, "nothing to record%s: every file is as session %s last recorded it\n", where, e.Session.Name)
 		return err
 	}

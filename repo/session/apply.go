@@ -575,6 +575,11 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, me
 		return plumbing.ZeroHash, err
 	}
 	if tree, err = s.Repo.EditTree(tree, entries); err != nil {
+		if tc, ok := errors.AsType[*repo.TreeConflictError](err); ok {
+			// The path that cannot be recorded as it is: the caller
+			// refuses it by name, or (record) leaves it out.
+			return plumbing.ZeroHash, &PathError{Path: tc.Path, Err: err}
+		}
 		return plumbing.ZeroHash, err
 	}
 	return s.Repo.StoreCommit(tree, parent, meta.MessageWithBody(subject, body), now)
