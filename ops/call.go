@@ -255,6 +255,8 @@ func (r *callRecord) add(e *Engine, out session.Outcome) {
 // tool that takes it, the dialect run, and its result given what the
 // engine adds: a dry run's diff, or the notes on overlapping sessions.
 func (e *Engine) run(ctx context.Context, t dialect.Tool, args []byte) Result {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
 	dry := false
 	if _, ok := dryRunSchemas()[t.Name]; ok {
 		var err error

@@ -14,8 +14,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/git-edit/git-edit/ops/dialect"
 	"github.com/git-edit/git-edit/repo"
@@ -33,6 +37,11 @@ const (
 	DefaultUndoDepth   = undo.DefaultUndoDepth
 	DefaultMaxFileSize = repo.DefaultMaxFileSize
 	DefaultRequireRead = true
+	// DefaultTimeout bounds one operation (edit.timeout): mostly the wait
+	// for another process's edit lock and git's conversions (a clean or
+	// smudge filter that never ends), so that nothing holds the lock, or
+	// an agent, forever.
+	DefaultTimeout = 2 * time.Minute
 )
 
 // ErrUnknownTool is returned by Call for a tool name no dialect provides.
@@ -56,6 +65,9 @@ type Options struct {
 	UndoDepth   *int
 	MaxFileSize *int64
 	RequireRead *bool
+	// Timeout overrides edit.timeout: how long one operation may run (0:
+	// no limit).
+	Timeout *time.Duration
 }
 
 // Engine holds an opened repository and session; one Engine serves many
@@ -72,6 +84,10 @@ type Engine struct {
 	// RequireRead makes Edit and MultiEdit refuse files this session has
 	// not seen as they are now (git config edit.requireRead, default true).
 	RequireRead bool
+	// Timeout is how long one operation may run, whichever entry point
+	// started it (call, the MCP server's tool calls, the commands); 0 is
+	// no limit. git config edit.timeout, else DefaultTimeout.
+	Timeout time.Duration
 
 	opts Options
 	// nested caches the engines of nested repositories (submodules) by
@@ -131,7 +147,49 @@ func openIn(r *repo.Repo, root, dir string, opts Options) (*Engine, error) {
 	} else if e.RequireRead, err = r.ConfigBool("edit", "requireRead", DefaultRequireRead); err != nil {
 		return nil, err
 	}
+	if opts.Timeout != nil {
+		e.Timeout = *opts.Timeout
+	} else if e.Timeout, err = configTimeout(r); err != nil {
+		return nil, err
+	}
 	return e, nil
+}
+
+// configTimeout reads edit.timeout: a Go duration ("90s", "5m") or whole
+// seconds; 0 is no limit; unset is DefaultTimeout.
+func configTimeout(r *repo.Repo) (time.Duration, error) {
+	v, ok, err := r.ConfigValue("edit", "timeout")
+	if err != nil || !ok {
+		return DefaultTimeout, err
+	}
+	v = strings.TrimSpace(v)
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 && n <= math.MaxInt64/int64(time.Second) {
+		return time.Duration(n) * time.Second, nil
+	}
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return d, nil
+	}
+	return 0, fmt.Errorf("%w: edit.timeout = %q; set a duration such as 2m or 90s, or whole seconds (0: no limit), with `git config edit.timeout 2m`", repo.ErrBadConfig, v)
+}
+
+// bounded is ctx with the engine's deadline (Timeout) for one operation;
+// call cancel when the operation is done.
+func (e *Engine) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.Timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, e.Timeout)
+}
+
+// timedOut words err when the operation was stopped at its deadline: what
+// happened, that nothing changed, and what to do; any other err is
+// returned as it is.
+func (e *Engine) timedOut(what string, err error) error {
+	if !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return worded(err, nil, "%s was stopped after %s, its time limit (git config edit.timeout, or --timeout), and nothing was changed; the lock is released. It was most likely waiting for another process's edit lock, or for a git filter (clean or smudge) that did not finish: `git add` of the file shows a filter's failure. Fix what hangs, or raise the limit (%v)",
+		what, e.Timeout, err)
 }
 
 // Call runs tool with its JSON arguments. The only error is ErrUnknownTool;
@@ -179,7 +237,8 @@ func (e *Engine) Close() error {
 	return errors.Join(errs...)
 }
 
-// Call runs tool on an opened engine, as the package-level Call does.
+// Call runs tool on an opened engine, as the package-level Call does,
+// within the engine's Timeout.
 func (e *Engine) Call(ctx context.Context, name string, args []byte) (Result, error) {
 	t, err := lookup(name)
 	if err != nil {

@@ -311,14 +311,21 @@ func (e *Engine) rollback(ctx context.Context, to string, force, dry bool) (Reve
 }
 
 // historyPaths resolves paths recorded in history (relative to the
-// worktree top) with the same confinement as arguments, without following
-// a symlink at the final component (repo.ResolveRecorded). A path that
-// leads somewhere else because a directory on its way became a symlink is
+// worktree top) with the same confinement as arguments: inside the
+// engine's root, without following a symlink at the final component
+// (repo.ResolveRecorded). A session is the whole worktree's, so a path
+// outside the root (--root) is refused, naming it (ErrOutsideRoot): the
+// operation would write where it was told not to. A path that leads
+// somewhere else because a directory on its way became a symlink is
 // refused (ErrReplaced): the operation would act on another file.
 func (e *Engine) historyPaths(rels []string, op string) ([]repo.Path, error) {
 	paths := make([]repo.Path, len(rels))
 	for i, rel := range rels {
-		p, err := e.Repo.ResolveRecorded(e.Repo.Top, rel)
+		p, err := e.Repo.ResolveRecordedFrom(e.Root, e.Repo.Top, rel)
+		if errors.Is(err, repo.ErrOutsideRoot) {
+			return nil, worded(err, nil, "%v: %s would change %s, which is outside the root %s; nothing was changed. Run %s without --root (or with a root that holds %s)",
+				repo.ErrPathRefused, op, rel, e.Root, op, rel)
+		}
 		if err != nil {
 			return nil, err
 		}

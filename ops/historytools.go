@@ -42,11 +42,13 @@ type HistoryRequest struct {
 	Force, DryRun bool
 }
 
-// History runs req. Its refusals are the operations' own (see Undo, Redo,
-// UndoEdit, UndoTurn, Rollback).
-func (e *Engine) History(ctx context.Context, req HistoryRequest) (Reverted, error) {
-	var res Reverted
-	var err error
+// History runs req within the engine's Timeout. Its refusals are the
+// operations' own (see Undo, Redo, UndoEdit, UndoTurn, Rollback), and one
+// stopped at the deadline says so.
+func (e *Engine) History(ctx context.Context, req HistoryRequest) (res Reverted, err error) {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	defer func() { err = e.timedOut(req.Op, err) }()
 	redo := req.Op == HistRedo
 	switch {
 	case req.Op == HistRollback:
@@ -69,7 +71,10 @@ func (e *Engine) History(ctx context.Context, req HistoryRequest) (Reverted, err
 // Checkpoint marks the session's current state, named name ("": unnamed),
 // as one commit (see session.Session.Checkpoint); dry records nothing.
 func (e *Engine) Checkpoint(ctx context.Context, name string, dry bool) (session.Commit, error) {
-	return e.Session.Checkpoint(ctx, name, dry)
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	c, err := e.Session.Checkpoint(ctx, name, dry)
+	return c, e.timedOut("checkpoint", err)
 }
 
 // Diff is the unified diff of what the operation did (or, in a dry run,
@@ -137,9 +142,9 @@ func (r Reverted) Report(what string, idLen int) string {
 	for _, pc := range r.Changes() {
 		switch pc.How {
 		case "changed":
-			fmt.Fprintf(&b, "  changed    %s (+%d -%d)\n", pc.Path, pc.Added, pc.Removed)
+			fmt.Fprintf(&b, "  changed    %s (+%d -%d)\n", QuotePath(pc.Path), pc.Added, pc.Removed)
 		default:
-			fmt.Fprintf(&b, "  %-9s  %s\n", pc.How, pc.Path)
+			fmt.Fprintf(&b, "  %-9s  %s\n", pc.How, QuotePath(pc.Path))
 		}
 	}
 	if len(r.Discarded) > 0 {

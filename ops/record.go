@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/session"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Recorded is what Record did.
@@ -40,7 +43,11 @@ type Skipped struct {
 // paths the session recorded differently from HEAD are added (a shell
 // command may have put one back to HEAD's bytes, which git status does not
 // show). Only those are read and compared, as session.Apply compares them.
-func (e *Engine) Record(ctx context.Context, args []string, op, subject, body string) (Recorded, error) {
+func (e *Engine) Record(ctx context.Context, args []string, op, subject, body string) (res Recorded, err error) {
+	// Within the engine's Timeout, as every operation.
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	defer func() { err = e.timedOut("record", err) }()
 	specs, err := e.recordSpecs(args)
 	if err != nil {
 		return Recorded{}, err
@@ -61,8 +68,8 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 			rels = append(rels, p)
 		}
 	}
-	var res Recorded
 	var paths []repo.Path
+	recordTree := plumbing.ZeroHash // read by noFileEither when needed
 	for _, rel := range rels {
 		p, err := e.Repo.ResolveRecorded(e.Repo.Top, rel)
 		if err == nil && p.Rel != rel {
@@ -70,6 +77,9 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 		}
 		if err == nil {
 			err = e.unrecordable(p)
+		}
+		if err != nil && e.noFileEither(p, &recordTree) {
+			continue // a directory where the session records no file: nothing to record
 		}
 		if err != nil {
 			res.Skipped = append(res.Skipped, Skipped{Path: rel, Reason: err})
@@ -95,7 +105,14 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 			break // not one of ours: return the error
 		}
 		paths = kept
-		res.Skipped = append(res.Skipped, Skipped{Path: pe.Path, Reason: pe.Err})
+		reason := pe.Err
+		if tc, ok := errors.AsType[*repo.TreeConflictError](reason); ok {
+			// The commit would have deleted tc.Other without saying so
+			// (see repo.EditTree): say how to record both.
+			reason = fmt.Errorf("%w; to record it, move %s aside and run record (its removal is recorded), then put it back and record again", reason, tc.Other)
+		}
+		res.Skipped = append(res.Skipped, Skipped{Path: pe.Path, Reason: reason})
+		err = nil // left out: with none left, nothing is recorded, and that is no error
 	}
 	return res, err
 }
@@ -109,13 +126,44 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 // out.
 func (e *Engine) unrecordable(p repo.Path) error {
 	fi, err := os.Lstat(p.Abs)
-	if err != nil || fi.Mode().IsRegular() {
+	if errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode().IsRegular() {
 		return nil
 	}
+	// Anything else, a file in place of a directory on the way included
+	// (ENOTDIR), is for the session's reader to word.
 	// The session's own reader words the refusal (it reads no bytes of
 	// what is not a regular file).
 	_, err = repo.ReadWorkFile(p, e.Session.MaxFileSize)
 	return err
+}
+
+// noFileEither reports whether p can hold no file on disk (a directory is
+// there, or a file where one of its directories would be) and the session
+// records no file there either: then there is nothing to record, and
+// nothing to warn about, though git status lists the path until HEAD
+// agrees (a file of HEAD the session recorded as removed, whose place a
+// directory took). *tree caches the tree of the session's record (its
+// tip, else HEAD); an error reads as "not known", and the path is warned
+// about as before.
+func (e *Engine) noFileEither(p repo.Path, tree *plumbing.Hash) bool {
+	fi, err := os.Lstat(p.Abs)
+	if !(err == nil && fi.IsDir() || errors.Is(err, syscall.ENOTDIR)) {
+		return false
+	}
+	if tree.IsZero() {
+		c, err := e.Session.Tip()
+		if err == nil && c.IsZero() {
+			c, err = e.Repo.ReadRef("HEAD")
+		}
+		if err != nil || c.IsZero() {
+			return false
+		}
+		if *tree, err = e.Repo.TreeOf(c); err != nil {
+			return false
+		}
+	}
+	entry, err := e.Repo.EntryAt(*tree, p.Rel)
+	return err == nil && !entry.Exists()
 }
 
 // recordSpecs turns Record's arguments into paths relative to the worktree

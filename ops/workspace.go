@@ -140,7 +140,7 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 		return plan, nil
 	})
 	if err != nil {
-		return dialect.Outcome{}, explain(w.tool, naming(req.Paths, paths, err), err)
+		return dialect.Outcome{}, w.e.timedOut(w.tool, explain(w.tool, naming(req.Paths, paths, err), err))
 	}
 	return outcome(out, req.Paths, paths), nil
 }
@@ -347,7 +347,7 @@ func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, 
 		return pl, err
 	})
 	if err != nil {
-		return dialect.Undone{}, explain(w.tool, arg, e.replaced("undo_edit", []repo.Path{p}, err))
+		return dialect.Undone{}, w.e.timedOut(w.tool, explain(w.tool, arg, e.replaced("undo_edit", []repo.Path{p}, err)))
 	}
 	res := outcome(out, []string{arg}, []repo.Path{p})
 	return dialect.Undone{

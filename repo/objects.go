@@ -2,6 +2,7 @@ package repo
 
 import (
 	"compress/zlib"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -343,12 +344,51 @@ func findEntry(entries []object.TreeEntry, name string) (object.TreeEntry, bool)
 // Entry that exists sets the path, the zero Entry removes it (and any
 // directory left empty). Only the trees along the changed paths are read and
 // written: tree surgery, never a scan of the worktree or the index.
+//
+// It never removes what changes do not name: a path under one that base
+// holds as a file (a.txt/b.txt where a.txt is a file), or a file where
+// base holds a directory or submodule that changes do not empty, fails
+// with *TreeConflictError. A tree cannot hold both, and replacing one
+// would delete it from the record without anyone having said so.
 func (r *Repo) EditTree(base plumbing.Hash, changes map[string]Entry) (plumbing.Hash, error) {
-	h, _, err := r.editTree(base, changes)
+	h, _, err := r.editTree(base, "", changes)
 	return h, err
 }
 
-func (r *Repo) editTree(base plumbing.Hash, changes map[string]Entry) (plumbing.Hash, bool, error) {
+// ErrTreeConflict wraps every *TreeConflictError.
+var ErrTreeConflict = errors.New("a file and a directory at one path")
+
+// TreeConflictError is a change EditTree refuses: Path would replace
+// Other, which the changes do not remove; OtherIsFile says whether Other
+// is a file (Path lies under it) or a directory or submodule (Path is a
+// file where it is).
+type TreeConflictError struct {
+	Path, Other string
+	OtherIsFile bool
+}
+
+func (e *TreeConflictError) Error() string {
+	if e.OtherIsFile {
+		return fmt.Sprintf("%v: %s lies under %s, which is recorded as a file; recording %s would delete %s from the record unannounced", ErrTreeConflict, e.Path, e.Other, e.Path, e.Other)
+	}
+	return fmt.Sprintf("%v: %s is a file where the directory %s is recorded; recording it would delete what is recorded under %s unannounced", ErrTreeConflict, e.Path, e.Other, e.Other)
+}
+
+func (e *TreeConflictError) Unwrap() error { return ErrTreeConflict }
+
+// anyPath is one of changes' paths, for an error (the least, so the
+// message does not depend on map order).
+func anyPath(prefix string, changes map[string]Entry) string {
+	least := ""
+	for p := range changes {
+		if least == "" || p < least {
+			least = p
+		}
+	}
+	return prefix + least
+}
+
+func (r *Repo) editTree(base plumbing.Hash, prefix string, changes map[string]Entry) (plumbing.Hash, bool, error) {
 	entries, err := r.readTree(base)
 	if err != nil {
 		return plumbing.ZeroHash, false, err
@@ -371,26 +411,50 @@ func (r *Repo) editTree(base plumbing.Hash, changes map[string]Entry) (plumbing.
 	for _, e := range entries {
 		byName[e.Name] = e
 	}
-	for name, e := range direct {
-		if e.Exists() {
-			byName[name] = object.TreeEntry{Name: name, Mode: e.Mode, Hash: e.Hash}
-		} else {
-			delete(byName, name)
-		}
-	}
+	// Subtrees first: a directory the changes empty may become a file,
+	// and a file a change removes may become a directory.
+	madeDir := map[string]bool{}
 	for name, subChanges := range sub {
+		cur, had := byName[name]
+		isDir := had && cur.Mode == filemode.Dir
 		var subBase plumbing.Hash
-		if cur, ok := byName[name]; ok && cur.Mode == filemode.Dir {
+		if isDir {
 			subBase = cur.Hash
 		}
-		h, empty, err := r.editTree(subBase, subChanges)
+		h, empty, err := r.editTree(subBase, prefix+name+"/", subChanges)
 		if err != nil {
 			return plumbing.ZeroHash, false, err
 		}
 		if empty {
-			delete(byName, name)
+			if isDir {
+				delete(byName, name)
+			}
+			continue // nothing under name: a file there is the direct change's
+		}
+		e, named := direct[name]
+		if had && !isDir && (!named || e.Exists()) {
+			// A file or submodule in the way that no change removes.
+			return plumbing.ZeroHash, false, &TreeConflictError{Path: anyPath(prefix+name+"/", subChanges), Other: prefix + name, OtherIsFile: true}
+		}
+		if named && e.Exists() {
+			return plumbing.ZeroHash, false, &TreeConflictError{Path: prefix + name, Other: prefix + name}
+		}
+		byName[name] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+		madeDir[name] = true
+	}
+	for name, e := range direct {
+		if madeDir[name] {
+			continue // the removed file's place is the directory's now
+		}
+		if cur, had := byName[name]; had && (cur.Mode == filemode.Dir || cur.Mode == filemode.Submodule) {
+			// A file set, or removed, where a directory is that no
+			// change empties: what lies under it would go unnamed.
+			return plumbing.ZeroHash, false, &TreeConflictError{Path: prefix + name, Other: prefix + name}
+		}
+		if e.Exists() {
+			byName[name] = object.TreeEntry{Name: name, Mode: e.Mode, Hash: e.Hash}
 		} else {
-			byName[name] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+			delete(byName, name)
 		}
 	}
 	out := make([]object.TreeEntry, 0, len(byName))

@@ -12,6 +12,18 @@ import (
 // inside .git, inside a nested repository, an unresolvable symlink.
 var ErrPathRefused = errors.New("path refused")
 
+// ErrOutsideRoot wraps, with ErrPathRefused, the refusal of a path that
+// resolves outside the root: callers that act on recorded paths (undo,
+// rollback) word it for what they were about to change.
+var ErrOutsideRoot = errors.New("outside the root")
+
+// outsideRootError is a path outside the root: ErrPathRefused and
+// ErrOutsideRoot, with the message Resolve has always given.
+type outsideRootError struct{ msg string }
+
+func (e *outsideRootError) Error() string   { return e.msg }
+func (e *outsideRootError) Unwrap() []error { return []error{ErrPathRefused, ErrOutsideRoot} }
+
 // NestedRepoError refuses a path inside a nested repository or submodule
 // of this one: the file belongs to the repository at Top, which should
 // record its edits.
@@ -130,7 +142,7 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 		return Path{}, fmt.Errorf("%w: %s: %w", ErrPathRefused, arg, err)
 	}
 	if !isUnder(real, rootReal) || !isUnder(real, r.Top) {
-		return Path{}, fmt.Errorf("%w: %s resolves to %s, outside the root %s; edit only files inside it (or pass --root)", ErrPathRefused, arg, real, rootReal)
+		return Path{}, &outsideRootError{fmt.Sprintf("%v: %s resolves to %s, outside the root %s; edit only files inside it (or pass --root)", ErrPathRefused, arg, real, rootReal)}
 	}
 	if isUnder(real, r.GitDir) || isUnder(real, r.CommonDir) {
 		return Path{}, fmt.Errorf("%w: %s is inside the git directory; git-edit never writes there", ErrPathRefused, arg)

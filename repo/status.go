@@ -26,6 +26,9 @@ func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, e
 	args := []string{"--no-optional-locks", "--literal-pathspecs", "-c", "core.quotePath=false",
 		"status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all", "--"}
 	cmd := r.gitEnv(exec.CommandContext(ctx, "git", append(args, pathspecs...)...))
+	// git status runs clean filters (a file whose stat changed): one that
+	// hangs ends with git at ctx's deadline, not when it pleases.
+	boundBy(cmd)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

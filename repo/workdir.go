@@ -180,11 +180,40 @@ func openDirAt(d *workDir, name string, create bool) (_ *workDir, created bool, 
 		case errors.Is(err, unix.ENOENT):
 			return nil, created, fmt.Errorf("directory %s: %w", rel, fs.ErrNotExist)
 		case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
-			return nil, created, fmt.Errorf("%w: %s is not a directory (a symlink or a file is in its place); nothing was read or written there", ErrPathChanged, rel)
+			return nil, created, notDirError(d, name, rel)
 		}
 		return nil, created, fmt.Errorf("open directory %s: %w", rel, err)
 	}
 }
+
+// notDirError is the refusal of name inside d, found not to be a
+// directory where a path needs one. A symlink there is what a swap makes
+// (ErrPathChanged's words); a file or anything else is said to be what it
+// is, since the path may simply name a file as a directory (a.txt/b.txt),
+// which is no race. Either wraps ErrPathChanged: nothing was read or
+// written below it.
+func notDirError(d *workDir, name, rel string) error {
+	fi, err := lstatAt(d, name)
+	switch {
+	case err != nil, fi.mode&fs.ModeSymlink != 0:
+		return fmt.Errorf("%w: %s is not a directory (a symlink is in its place); nothing was read or written there", ErrPathChanged, rel)
+	case fi.mode.IsDir():
+		// A directory again by now: it was swapped and swapped back.
+		return fmt.Errorf("%w: %s was not a directory when it was opened; nothing was read or written there", ErrPathChanged, rel)
+	}
+	what := "a file"
+	if !fi.mode.IsRegular() {
+		what = "a " + Kind(fi.mode)
+	}
+	return &pathKindError{msg: fmt.Sprintf("%v: %s is %s, not a directory, so no path lies under it; give the path of a file (or move %s away first if a directory should take its place); nothing was read or written", ErrPathRefused, rel, what, rel)}
+}
+
+// pathKindError is a path that runs through something that is not a
+// directory: refused as ErrPathChanged is, worded for what is there.
+type pathKindError struct{ msg string }
+
+func (e *pathKindError) Error() string { return e.msg }
+func (e *pathKindError) Unwrap() error { return ErrPathChanged }
 
 // lstatAt returns name's file info inside d without following a symlink.
 func lstatAt(d *workDir, name string) (fileInfo, error) {

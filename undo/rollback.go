@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/git-edit/git-edit/diffview"
 	"strings"
 	"time"
 
@@ -81,14 +82,14 @@ func (d Discard) Fact() string {
 	switch d.Kind {
 	case DiscardSync:
 		return fmt.Sprintf("%s: %s, recorded in sync commit %s at %s",
-			d.Path, d.whose(), short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
+			diffview.QuotePath(d.Path), d.whose(), short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
 	case DiscardHead:
 		return fmt.Sprintf("%s: HEAD's version, changed since the session started from %s (HEAD is now %s; see `git diff %s %s -- %s`)",
-			d.Path, short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), d.Path)
+			diffview.QuotePath(d.Path), short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), diffview.QuotePath(d.Path))
 	default:
-		s := fmt.Sprintf("%s: its bytes on disk, changed outside git-edit", d.Path)
+		s := fmt.Sprintf("%s: its bytes on disk, changed outside git-edit", diffview.QuotePath(d.Path))
 		if len(d.Sessions) > 0 {
-			s = fmt.Sprintf("%s: its bytes on disk, %s", d.Path, d.whose())
+			s = fmt.Sprintf("%s: its bytes on disk, %s", diffview.QuotePath(d.Path), d.whose())
 		}
 		if !d.Commit.IsZero() {
 			s += fmt.Sprintf(" (recorded first as sync commit %s)", short(d.Commit))
@@ -103,12 +104,12 @@ func (d Discard) String() string {
 	switch d.Kind {
 	case DiscardSync:
 		return fmt.Sprintf("%s: holds %s, recorded in sync commit %s at %s; rollback would remove them",
-			d.Path, d.whose(), short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
+			diffview.QuotePath(d.Path), d.whose(), short(d.Commit), d.Time.Format("2006-01-02 15:04:05 -0700"))
 	case DiscardHead:
 		return fmt.Sprintf("%s: HEAD's version changed since the session started from %s (HEAD is now %s; see `git diff %s %s -- %s`); rollback would revert it in the worktree",
-			d.Path, short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), d.Path)
+			diffview.QuotePath(d.Path), short(d.Base), short(d.Commit), short(d.Base), short(d.Commit), diffview.QuotePath(d.Path))
 	default:
-		return fmt.Sprintf("%s: changed on disk outside git-edit; rollback would overwrite it", d.Path)
+		return fmt.Sprintf("%s: changed on disk outside git-edit; rollback would overwrite it", diffview.QuotePath(d.Path))
 	}
 }
 
@@ -436,9 +437,19 @@ func sameState(a, b repo.FileState) bool {
 // listPaths names paths for a subject line, shortening long lists.
 func listPaths(paths []string) string {
 	if len(paths) <= 3 {
-		return strings.Join(paths, ", ")
+		return quoteJoin(paths)
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(paths[:3], ", "), len(paths)-3)
+	return fmt.Sprintf("%s and %d more", quoteJoin(paths[:3]), len(paths)-3)
+}
+
+// quoteJoin joins paths with ", ", each quoted as git quotes a path, so
+// that no ESC or CR of a file name reaches a subject.
+func quoteJoin(paths []string) string {
+	quoted := make([]string, len(paths))
+	for i, p := range paths {
+		quoted[i] = diffview.QuotePath(p)
+	}
+	return strings.Join(quoted, ", ")
 }
 
 func short(h plumbing.Hash) string { return h.String()[:7] }

@@ -213,7 +213,7 @@ func PlanSelective(tx *session.Tx, s Store, rs []Reversal, op, tool string, forc
 	}
 	if len(rs) == 1 {
 		t := rs[0].Target
-		pl.Subject = fmt.Sprintf("%s %s on %s (%s)", opVerb(op), what(t.Meta), strings.Join(rs[0].Paths, ", "), t.Commit.String()[:12])
+		pl.Subject = fmt.Sprintf("%s %s on %s (%s)", opVerb(op), what(t.Meta), quoteJoin(rs[0].Paths), t.Commit.String()[:12])
 	} else {
 		var ids []string
 		for _, r := range rs {

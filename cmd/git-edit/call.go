@@ -17,10 +17,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// callTimeout bounds one call, mostly the wait for another process's edit
-// lock, so a stuck process cannot hang an agent forever.
-const callTimeout = 2 * time.Minute
-
 // callOptions are the inputs of `git-edit call`.
 type callOptions struct {
 	Root, Session, Tool string
@@ -30,6 +26,8 @@ type callOptions struct {
 	UndoDepth   *int
 	MaxFileSize *int64
 	RequireRead *bool
+	// Timeout overrides edit.timeout (nil: not given).
+	Timeout *time.Duration
 	// ID names the call in logs; Observer logs it (nil: not at all).
 	ID       string
 	Observer *ops.Observer
@@ -50,6 +48,7 @@ func callCommand() *cli.Command {
 				DefaultText: fmt.Sprintf("edit.maxFileSize, else %d", ops.DefaultMaxFileSize)},
 			&cli.BoolFlag{Name: "require-read", Usage: "Edit/MultiEdit need a prior Read; overrides git config edit.requireRead (--require-read=false turns it off)",
 				DefaultText: fmt.Sprintf("edit.requireRead, else %t", ops.DefaultRequireRead)},
+			timeoutFlag(),
 			&cli.BoolFlag{Name: "verbose", Usage: "log each tool call's INFO lines to stderr (as GIT_EDIT_LOG=1 does)"},
 			turnFlag(),
 		}, callLogFlags()...),
@@ -89,9 +88,26 @@ func callCommand() *cli.Command {
 				r := c.Bool("require-read")
 				o.RequireRead = &r
 			}
+			o.Timeout = timeoutOf(c)
 			return runCall(c.Context, o)
 		},
 	}
+}
+
+// timeoutFlag is --timeout of call and mcp: how long one operation (one
+// tool call) may run before it is stopped, releasing the edit lock.
+func timeoutFlag() cli.Flag {
+	return &cli.DurationFlag{Name: "timeout", Usage: "stop each tool call that runs longer than `DURATION` (such as 2m or 90s; 0: no limit), releasing the edit lock; overrides git config edit.timeout",
+		DefaultText: fmt.Sprintf("edit.timeout, else %v", ops.DefaultTimeout)}
+}
+
+// timeoutOf is --timeout when given, else nil (git config decides).
+func timeoutOf(c *cli.Context) *time.Duration {
+	if !c.IsSet("timeout") {
+		return nil
+	}
+	d := max(c.Duration("timeout"), 0)
+	return &d
 }
 
 // turnFlag is --turn of the commands that record edits (call, record).
@@ -166,13 +182,13 @@ func runCall(ctx context.Context, o callOptions) error {
 		}
 		ctx = session.WithTurn(ctx, o.Turn)
 	}
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
 	args, err := io.ReadAll(io.LimitReader(o.Stdin, ops.MaxArgsBytes+1))
 	if err != nil {
 		return fmt.Errorf("read arguments from stdin: %w", err)
 	}
-	opts := ops.Options{Root: o.Root, Session: o.Session, UndoDepth: o.UndoDepth, MaxFileSize: o.MaxFileSize, RequireRead: o.RequireRead}
+	// The call runs within the engine's time limit (ops.Engine.Timeout),
+	// as every entry point's operations do.
+	opts := ops.Options{Root: o.Root, Session: o.Session, UndoDepth: o.UndoDepth, MaxFileSize: o.MaxFileSize, RequireRead: o.RequireRead, Timeout: o.Timeout}
 	call := func() (ops.Result, error) { return ops.Call(ctx, opts, o.Tool, args) }
 	var res ops.Result
 	if o.Observer != nil {

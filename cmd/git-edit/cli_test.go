@@ -125,6 +125,9 @@ func TestGitOrder(t *testing.T) {
 	}
 }
 
+// ageless matches a commit's age as log prints it when it is seconds old.
+var ageless = regexp.MustCompile(`\b\d+ seconds? ago\b`)
+
 // Item 2: options after paths mean what they mean before them, for the
 // history commands and call alike, through the real binary; an unknown one
 // is refused by name.
@@ -153,6 +156,9 @@ func TestOptionsAnywhere(t *testing.T) {
 		{[]string{"diff", "strbuf.c", "--session", "agent2"}, []string{"diff", "--session", "agent2", "strbuf.c"}},
 	} {
 		got, want := gitEdit(t, dir, "", nil, tc.given...), gitEdit(t, dir, "", nil, tc.canonical...)
+		// The two runs may fall either side of a second: their ages may
+		// differ ("0 seconds ago", "1 second ago"), nothing else.
+		got.stdout, want.stdout = ageless.ReplaceAllString(got.stdout, "AGE"), ageless.ReplaceAllString(want.stdout, "AGE")
 		if got != want || got.code != 0 || !strings.Contains(got.stdout, "strbuf") {
 			t.Fatalf("git edit %s\n%+v\nwant what git edit %s prints\n%+v", strings.Join(tc.given, " "), got, strings.Join(tc.canonical, " "), want)
 		}
@@ -231,7 +237,7 @@ func TestHelpDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	undoDepth, maxFileSize, requireRead := e.UndoDepth, e.Session.MaxFileSize, e.RequireRead
+	undoDepth, maxFileSize, requireRead, timeout := e.UndoDepth, e.Session.MaxFileSize, e.RequireRead, e.Timeout
 	e.Close()
 	// And git config is what they fall back to, as the help says.
 	gittest.Git(t, dir, "config", "edit.undoDepth", "3")
@@ -293,6 +299,8 @@ func TestHelpDefaults(t *testing.T) {
 		"undo --undo-depth":    fmt.Sprintf("edit.undoDepth, else %d", undoDepth),
 		"call --max-file-size": fmt.Sprintf("edit.maxFileSize, else %d", maxFileSize),
 		"call --require-read":  fmt.Sprintf("edit.requireRead, else %t", requireRead),
+		"call --timeout":       fmt.Sprintf("edit.timeout, else %v", timeout),
+		"mcp --timeout":        fmt.Sprintf("edit.timeout, else %v", timeout),
 		"call --log-file":      "no INFO lines",
 		"call --id":            "generated", // TestCallLogsOnlyWhenAsked sees it: call-…
 		"log -n":               "0",

@@ -134,7 +134,7 @@ func runLog(rv *review, e *ops.Engine, o logOptions, now time.Time) error {
 			b.WriteString(pad(3, r[3]))
 		}
 		counts := p.green(fmt.Sprintf("+%d", en.Added)) + " " + p.red(fmt.Sprintf("-%d", en.Removed))
-		b.WriteString(counts + strings.Repeat(" ", widths[4]-len(r[4])) + "  " + strings.Join(en.Paths, ", "))
+		b.WriteString(counts + strings.Repeat(" ", widths[4]-len(r[4])) + "  " + quotePaths(en.Paths))
 		if en.Undoes != "" {
 			b.WriteString("  (reverts " + en.Undoes[:7] + ")")
 		}
@@ -192,7 +192,7 @@ func runShow(rv *review, e *ops.Engine, name string, asJSON bool) error {
 	pt := rv.paint
 	fmt.Fprintf(w, "%s\nSession: %s\nDate:   %s\n\n", pt.yellow("commit "+entry.Commit), entry.Session, entry.Time.Format("Mon Jan 2 15:04:05 2006 -0700"))
 	for _, line := range strings.Split(strings.TrimRight(entry.Message, "\n"), "\n") {
-		fmt.Fprintf(w, "    %s\n", line)
+		fmt.Fprintf(w, "    %s\n", printable(line))
 	}
 	return writeChanges(rv, entry.Changes, "\n")
 }

@@ -63,10 +63,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, errRefused):
 		return exitRefused
 	case isRefusal(err):
-		fmt.Fprintf(stderr, "git-edit: %v\n", err)
+		fmt.Fprintf(stderr, "git-edit: %s\n", printable(err.Error()))
 		return exitRefused
 	default:
-		fmt.Fprintf(stderr, "git-edit: %v\n", err)
+		fmt.Fprintf(stderr, "git-edit: %s\n", printable(err.Error()))
 		return exitMisuse
 	}
 }

@@ -68,6 +68,7 @@ func mcpCommand() *cli.Command {
 		Usage: "serve the edit tools over the Model Context Protocol on stdin/stdout",
 		Flags: append([]cli.Flag{rootFlag(), mcpSessionFlag(),
 			&cli.StringFlag{Name: "tools", Usage: "comma-separated `LIST` of tools to offer (default: all); see git-edit tools"},
+			timeoutFlag(),
 		}, logFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -89,7 +90,9 @@ func mcpCommand() *cli.Command {
 			if err := gesession.ValidateName(session); err != nil {
 				return refused(err)
 			}
-			opts := ops.Options{Root: c.String("root"), Session: session}
+			// Each tool call runs within the engine's time limit
+			// (ops.Engine.Timeout), as call's does.
+			opts := ops.Options{Root: c.String("root"), Session: session, Timeout: timeoutOf(c)}
 			e, err := ops.Open(opts)
 			// Hosts start servers in the home directory (Cursor's global
 			// mcp.json, VS Code, Cline): there, the repository is the

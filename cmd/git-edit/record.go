@@ -96,7 +96,7 @@ func runRecord(ctx context.Context, o recordOptions) error {
 	defer e.Close()
 	res, err := e.Record(ctx, o.Paths, op, subject, body)
 	for _, s := range res.Skipped {
-		fmt.Fprintf(o.Stderr, "warning: not recorded: %s: %v\n", s.Path, s.Reason)
+		fmt.Fprintf(o.Stderr, "warning: not recorded: %s: %s\n", ops.QuotePath(s.Path), printable(s.Reason.Error()))
 	}
 	if err != nil {
 		return refused(fmt.Errorf("record: %w; nothing was recorded", err))
@@ -104,7 +104,7 @@ func runRecord(ctx context.Context, o recordOptions) error {
 	for _, sync := range res.Syncs {
 		// Changes not this session's (HEAD's, another session's),
 		// recorded before the command's.
-		fmt.Fprintf(o.Stdout, "[%s %s] %s\n", e.Session.Name, sync.Short(), sync.Subject)
+		fmt.Fprintf(o.Stdout, "[%s %s] %s\n", e.Session.Name, sync.Short(), printable(sync.Subject))
 	}
 	if res.Commit.Hash.IsZero() {
 		if len(res.Syncs) > 0 {
@@ -112,7 +112,11 @@ func runRecord(ctx context.Context, o recordOptions) error {
 		}
 		where := ""
 		if len(o.Paths) > 0 {
-			where = " in " + strings.Join(o.Paths, ", ")
+			where = " in " + quotePaths(o.Paths)
+		}
+		if len(res.Skipped) > 0 {
+			_, err := fmt.Fprintf(o.Stdout, "nothing recorded%s: the paths warned about were left out, and every other file is as session %s last recorded it\n", where, e.Session.Name)
+			return err
 		}
 		_, err := fmt.Fprintf(o.Stdout, "nothing to record%s: every file is as session %s last recorded it\n", where, e.Session.Name)
 		return err
@@ -122,7 +126,7 @@ func runRecord(ctx context.Context, o recordOptions) error {
 
 // reportRecord prints what `git commit` prints after committing.
 func reportRecord(w io.Writer, name string, res session.Recorded) error {
-	fmt.Fprintf(w, "[%s %s] %s\n", name, res.Commit.Short(), res.Commit.Subject)
+	fmt.Fprintf(w, "[%s %s] %s\n", name, res.Commit.Short(), printable(res.Commit.Subject))
 	ins, dels := 0, 0
 	for _, st := range res.Commit.Meta.Stat {
 		ins, dels = ins+st.Added, dels+st.Removed
@@ -132,11 +136,11 @@ func reportRecord(w io.Writer, name string, res session.Recorded) error {
 		before, after := res.Before[p], res.After[p]
 		switch {
 		case !before.Exists() && after.Exists:
-			fmt.Fprintf(w, " create mode %s %s\n", modeString(after.Mode), p)
+			fmt.Fprintf(w, " create mode %s %s\n", modeString(after.Mode), ops.QuotePath(p))
 		case before.Exists() && !after.Exists:
-			fmt.Fprintf(w, " delete mode %s %s\n", modeString(before.Mode), p)
+			fmt.Fprintf(w, " delete mode %s %s\n", modeString(before.Mode), ops.QuotePath(p))
 		case before.Mode != after.Mode:
-			fmt.Fprintf(w, " mode change %s => %s %s\n", modeString(before.Mode), modeString(after.Mode), p)
+			fmt.Fprintf(w, " mode change %s => %s %s\n", modeString(before.Mode), modeString(after.Mode), ops.QuotePath(p))
 		}
 	}
 	return nil

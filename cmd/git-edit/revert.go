@@ -162,13 +162,13 @@ func reportRollback(w io.Writer, name string, res ops.Reverted) error {
 				fmt.Fprintf(w, "  … and %d more (`git edit log --session %s`)\n", len(res.Later)-most, name)
 				break
 			}
-			fmt.Fprintf(w, "  %s %s\n", c.Short(), c.Subject)
+			fmt.Fprintf(w, "  %s %s\n", c.Short(), printable(c.Subject))
 		}
 	}
 	see := ""
 	for _, pc := range res.Changes() {
 		if pc.How == "changed" || pc.How == "removed" {
-			see = fmt.Sprintf(", or see a file as it was with `git show %s^:%s`", id, pc.Path)
+			see = fmt.Sprintf(", or see a file as it was with `git show %s^:%s`", id, ops.QuotePath(pc.Path))
 			break
 		}
 	}
@@ -228,7 +228,7 @@ func reportBeyond(w io.Writer, e *ops.Engine, what string, res ops.Reverted) {
 		}
 		added, removed := ops.LineStat(b.Later, b.Now)
 		tshort := short(res.Target.Commit.String())
-		fmt.Fprintf(w, "%s conflicted and went back whole (--force) to its state before %s, so the %s also removed what changed it since (+%d -%d):\n", path, tshort, what, added, removed)
+		fmt.Fprintf(w, "%s conflicted and went back whole (--force) to its state before %s, so the %s also removed what changed it since (+%d -%d):\n", ops.QuotePath(path), tshort, what, added, removed)
 		if len(b.Syncs) > 0 {
 			sync := b.Syncs[0]
 			others, recorded := e.OtherSessions(path, tc.Time, time.Time{}, sync.Hash)
@@ -251,7 +251,7 @@ func reportBeyond(w io.Writer, e *ops.Engine, what string, res ops.Reverted) {
 			undoAgain = "redo"
 		}
 		fmt.Fprintf(w, "Get them back with `git edit %s --session %s %s` (the whole file as it was), or see them with `git diff %s %s -- %s`.\n",
-			undoAgain, e.Session.Name, path, tshort, before, path)
+			undoAgain, e.Session.Name, ops.QuotePath(path), tshort, before, ops.QuotePath(path))
 	}
 }
 

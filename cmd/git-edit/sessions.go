@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
@@ -140,7 +141,7 @@ func printSessions(w io.Writer, sums []session.Summary, shared []session.SharedP
 		}
 	}
 	for _, sp := range shared {
-		fmt.Fprintf(w, "shared: %s (%s)\n", sp.Path, strings.Join(sp.Sessions, ", "))
+		fmt.Fprintf(w, "shared: %s (%s)\n", ops.QuotePath(sp.Path), strings.Join(sp.Sessions, ", "))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/git-edit/git-edit/diffview"
 	"strings"
 	"time"
 
@@ -630,6 +631,11 @@ func (s *Session) commit(parent plumbing.Hash, entries map[string]repo.Entry, me
 		return plumbing.ZeroHash, err
 	}
 	if tree, err = s.Repo.EditTree(tree, entries); err != nil {
+		if tc, ok := errors.AsType[*repo.TreeConflictError](err); ok {
+			// The path that cannot be recorded as it is: the caller
+			// refuses it by name, or (record) leaves it out.
+			return plumbing.ZeroHash, &PathError{Path: tc.Path, Err: err}
+		}
 		return plumbing.ZeroHash, err
 	}
 	return s.Repo.StoreCommit(tree, parent, meta.MessageWithBody(subject, body), now)
@@ -731,10 +737,18 @@ func pathsByRel(paths []repo.Path) map[string]repo.Path {
 	return m
 }
 
-// describePaths names paths for a subject line, shortening long lists.
+// describePaths names paths for a subject line, shortening long lists,
+// each quoted as git quotes a path (diffview.QuotePath): a file name an
+// agent made may hold ESC or CR, which must not reach the terminal of a
+// person reading git log or git edit show.
 func describePaths(paths []string) string {
-	if len(paths) <= 3 {
-		return strings.Join(paths, ", ")
+	n := min(len(paths), 3)
+	quoted := make([]string, n)
+	for i, p := range paths[:n] {
+		quoted[i] = diffview.QuotePath(p)
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(paths[:3], ", "), len(paths)-3)
+	if len(paths) <= 3 {
+		return strings.Join(quoted, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(quoted, ", "), len(paths)-3)
 }

@@ -221,7 +221,7 @@ func (m Meta) Message(subject string) string { return m.MessageWithBody(subject,
 func (m Meta) MessageWithBody(subject, body string) string {
 	subject, body = BoundMessage(subject, body)
 	var b strings.Builder
-	b.WriteString(subject)
+	b.WriteString(subjectLine(subject))
 	b.WriteString("\n\n")
 	if body != "" {
 		b.WriteString(body)
@@ -401,3 +401,30 @@ func unquotePath(s string) string {
 	}
 	return s
 }
+
+// subjectLine is subject on one line (repo.OneLine) with every other
+// control character written in octal, as git writes it in a quoted path:
+// subjects name paths, and a file name an agent made may hold ESC, which
+// git log would otherwise send to the person's terminal as it is. The
+// paths a subject names are quoted where it is made (describePaths);
+// this catches the rest, whoever made the subject.
+func subjectLine(subject string) string {
+	subject = repo.OneLine(subject)
+	if !strings.ContainsFunc(subject, isControl) {
+		return subject
+	}
+	var b strings.Builder
+	for _, r := range subject {
+		if !isControl(r) {
+			b.WriteRune(r)
+			continue
+		}
+		for _, c := range []byte(string(r)) {
+			fmt.Fprintf(&b, "\\%03o", c)
+		}
+	}
+	return b.String()
+}
+
+// isControl reports the C0 controls, DEL and the C1 controls.
+func isControl(r rune) bool { return r < 0x20 || r >= 0x7f && r < 0xa0 }
