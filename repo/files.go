@@ -12,6 +12,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -902,17 +903,69 @@ func keepOwner(f *os.File, rel string, want fileInfo) error {
 
 // removeStaleTemps deletes temporary files of name left by a writer that
 // crashed (see tempName): under the edit lock no other writer can own one.
+// The journal (temps.go) clears what a dead process left wherever the next
+// operation runs; this sweep is for what it misses (a journal line lost to
+// a power cut, a temporary from before the journal). A directory is listed
+// once per process (staleTemps), so that writing N files into one
+// directory costs one listing, not N.
 func removeStaleTemps(d *workDir, name string) {
+	for _, n := range staleTemps.of(d, name) {
+		unix.Unlinkat(d.fd(), n, 0)
+	}
+}
+
+// staleTemps remembers, per directory (device and inode), the temporary
+// names its one listing found and no write has swept yet.
+var staleTemps = &tempListings{dirs: map[[2]uint64][]string{}}
+
+type tempListings struct {
+	mu   sync.Mutex
+	dirs map[[2]uint64][]string
+}
+
+// of returns the temporary files of name that d held when this process
+// first listed it, and forgets them.
+func (t *tempListings) of(d *workDir, name string) []string {
+	var st unix.Stat_t
+	if unix.Fstat(d.fd(), &st) != nil {
+		return nil
+	}
+	key := [2]uint64{uint64(st.Dev), st.Ino}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	left, listed := t.dirs[key]
+	if !listed {
+		left = listTemps(d)
+		if len(t.dirs) >= 1<<16 { // a long-lived server: start afresh
+			clear(t.dirs)
+		}
+	}
+	var found, rest []string
+	for _, n := range left {
+		if isTempOf(n, name) {
+			found = append(found, n)
+		} else {
+			rest = append(rest, n)
+		}
+	}
+	t.dirs[key] = rest
+	return found
+}
+
+// listTemps lists the names in d that are git-edit's temporary files.
+func listTemps(d *workDir) []string {
 	dup, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return
+		return nil
 	}
 	list := os.NewFile(uintptr(dup), d.rel)
 	defer list.Close()
 	names, _ := list.Readdirnames(-1)
+	var temps []string
 	for _, n := range names {
-		if isTempOf(n, name) {
-			unix.Unlinkat(d.fd(), n, 0)
+		if IsTemporary(n) {
+			temps = append(temps, n)
 		}
 	}
+	return temps
 }

@@ -32,7 +32,7 @@ func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open edit lock %s: %w", path, err)
 	}
-	unlock, err = flock(ctx, f, syscall.LOCK_EX)
+	release, err := flock(ctx, f, syscall.LOCK_EX)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 	r.clearDeadTemps()
 	return func() {
 		r.clearDeadTemps()
-		unlock()
+		release()
 	}, nil
 }
 
