@@ -195,18 +195,23 @@ func TestAttackEveryEntryPointHasTheDeadline(t *testing.T) {
 	gittest.Git(t, dir, "config", "filter.f.clean", "cat")
 	gittest.Git(t, dir, "config", "filter.f.smudge", "cat")
 	gittest.Git(t, dir, "config", "filter.f.required", "true")
-	gittest.Commit(t, dir, map[string]string{".gitattributes": "*.txt filter=f\n", "a.txt": "one\n", "b.txt": "two\n"})
+	// d.md is not filtered: an edit of it starts no filter process.
+	gittest.Commit(t, dir, map[string]string{".gitattributes": "*.txt filter=f\n", "a.txt": "one\n", "b.txt": "two\n", "d.md": "four\n"})
 	if r := runCLI(t, `{"command":"str_replace","path":"b.txt","old_str":"two","new_str":"TWO"}`, "call", "--root", dir, "--session", "s", "text_editor"); r.code != 0 {
 		t.Fatalf("edit: %+v", r)
 	}
 	hang := func(on bool) {
 		clean := "cat"
 		if on {
-			clean = "sleep 20; cat"
+			clean = "sleep 30; cat"
 		}
 		gittest.Git(t, dir, "config", "filter.f.clean", clean)
 	}
-	gittest.Git(t, dir, "config", "edit.timeout", "1")
+	// The limit is short for the test's time, and long enough that an
+	// edit that starts no hanging filter finishes within it on a loaded
+	// machine (at 1s a busy CI machine missed it).
+	const limit = "3"
+	gittest.Git(t, dir, "config", "edit.timeout", limit)
 	cs := connect(t, dir, "s", nil, nil) // edit.timeout is read when the server starts
 	hang(true)
 	gittest.WriteFile(t, dir, "c.txt", "three\n") // for record
@@ -229,8 +234,8 @@ func TestAttackEveryEntryPointHasTheDeadline(t *testing.T) {
 		}},
 		{"call --timeout", func() (bool, string) {
 			gittest.Git(t, dir, "config", "edit.timeout", "0") // no limit, but --timeout wins
-			defer gittest.Git(t, dir, "config", "edit.timeout", "1")
-			r := runCLI(t, `{"command":"str_replace","path":"a.txt","old_str":"one","new_str":"ONE"}`, "call", "--root", dir, "--session", "s", "--timeout", "1s", "text_editor")
+			defer gittest.Git(t, dir, "config", "edit.timeout", limit)
+			r := runCLI(t, `{"command":"str_replace","path":"a.txt","old_str":"one","new_str":"ONE"}`, "call", "--root", dir, "--session", "s", "--timeout", limit+"s", "text_editor")
 			return r.code == 1, r.stdout
 		}},
 		{"undo", func() (bool, string) {
@@ -254,9 +259,9 @@ func TestAttackEveryEntryPointHasTheDeadline(t *testing.T) {
 			start := time.Now()
 			refused, out := st.run()
 			if took := time.Since(start); took > 15*time.Second {
-				t.Errorf("took %v, past its 1s deadline", took)
+				t.Errorf("took %v, past its %ss deadline", took, limit)
 			}
-			if !refused || !strings.Contains(out, "was stopped after 1s, its time limit (git config edit.timeout, or --timeout), and nothing was changed") {
+			if !refused || !strings.Contains(out, "was stopped after "+limit+"s, its time limit (git config edit.timeout, or --timeout), and nothing was changed") {
 				t.Errorf("refused %v, said:\n%s", refused, out)
 			}
 			if got := gittest.Git(t, dir, "for-each-ref", "refs/edits/"); got != refs {
@@ -269,13 +274,21 @@ func TestAttackEveryEntryPointHasTheDeadline(t *testing.T) {
 			}
 		})
 	}
-	// The lock was released: with the filter fixed, the same server edits.
+	// The lock was released: the same server edits a file that starts no
+	// filter (its limit is far above what that edit needs), and,
+	// with the filter fixed, a command edits a.txt (a lock still held
+	// would keep it waiting until its limit).
 	hang(false)
-	if text, _, isErr := callTool(t, cs, "text_editor", map[string]any{"command": "str_replace", "path": "a.txt", "old_str": "one", "new_str": "ONE"}); isErr {
-		t.Fatalf("the edit after the deadline: %s", text)
+	if text, _, isErr := callTool(t, cs, "text_editor", map[string]any{"command": "str_replace", "path": "d.md", "old_str": "four", "new_str": "FOUR"}); isErr {
+		t.Fatalf("the server's edit after the deadline: %s", text)
 	}
-	if got := gittest.ReadFile(t, dir, "a.txt"); got != "ONE\n" {
-		t.Errorf("a.txt = %q", got)
+	if r := runCLI(t, `{"command":"str_replace","path":"a.txt","old_str":"one","new_str":"ONE"}`, "call", "--root", dir, "--session", "s", "--timeout", "5m", "text_editor"); r.code != 0 {
+		t.Fatalf("the command's edit after the deadline: %+v", r)
+	}
+	for p, want := range map[string]string{"a.txt": "ONE\n", "d.md": "FOUR\n"} {
+		if got := gittest.ReadFile(t, dir, p); got != want {
+			t.Errorf("%s = %q, want %q", p, got, want)
+		}
 	}
 	gittest.Git(t, dir, "config", "edit.timeout", "forever")
 	if r := runCLI(t, "", "record", "--root", dir, "--session", "s"); r.code != 1 || !strings.Contains(r.stderr, `edit.timeout = "forever"; set a duration such as 2m or 90s`) {
