@@ -32,6 +32,8 @@ import (
 // below are written as one new pack. Their number then grows with the
 // logarithm of the objects git-edit wrote, and each object is rewritten a
 // logarithmic number of times (the cost per edit stays flat, amortised).
+// The roll-up waits until more than rollThreshold packs (8) are there, so
+// that most edits pay nothing for it.
 // On top of that git-edit never keeps more than ownPackCap packs of its
 // own (a fifth of gc.autoPackLimit), so it alone never brings the
 // repository near the limit.
@@ -142,6 +144,19 @@ func OwnPackCap(limit int64) int {
 	return int(max(1, limit/5))
 }
 
+// rollThreshold is how many packs of its own git-edit lets pile up before
+// it rolls them up: 8, or fewer where the cap is lower (at least 1). A
+// roll-up after every operation would leave fewer packs but cost its three
+// fsyncs (pack, index, directory) on every second edit; waiting for 8
+// writes the same bytes over a session (each object is copied about
+// log2 times either way) with a roll-up about every fifth edit.
+func rollThreshold(cap int) int {
+	if cap == 0 {
+		return 8
+	}
+	return max(1, min(8, cap-2))
+}
+
 // ownPackCap reads gc.autoPackLimit (git's default when unset or
 // malformed: git itself refuses to run on a malformed value, and a
 // consolidation must not fail an edit) and returns OwnPackCap of it.
@@ -242,7 +257,11 @@ func (r *Repo) ConsolidatePacks() (int, error) {
 	for i, p := range packs {
 		weights[i] = p.idx.Count()
 	}
-	split := geometricSplit(weights, r.ownPackCap())
+	cap := r.ownPackCap()
+	split := 0
+	if len(packs) > rollThreshold(cap) {
+		split = geometricSplit(weights, cap)
+	}
 	if split < 2 {
 		if len(live) < len(names) {
 			// Keep the list as short as what exists.

@@ -218,11 +218,11 @@ func TestAttackGCRacesPackConsolidation(t *testing.T) {
 						t.Errorf("git %s: %v\n%s", strings.Join(git, " "), err, out)
 					}
 				})()
-				editRound(t, dir, s, r, names, 0, 12)
+				editRound(t, dir, s, r, names, 0, 30)
 				if raced != 3 {
-					t.Fatalf("the roll-up reached %s %d times in 12 edits, want 3", point, raced)
+					t.Fatalf("the roll-up reached %s %d times in 30 edits, want 3", point, raced)
 				}
-				check(t, dir, 12)
+				check(t, dir, 30)
 			})
 		}
 	}
