@@ -312,6 +312,19 @@ func TestHelpDefaults(t *testing.T) {
 		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
 	}
 	want["call --session"] = callSession
+	// install and uninstall without --session: the host's name, in the
+	// entries they write and remove.
+	other := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	if r := gitEdit(t, other, "", nil, "install", "codex"); r.code != 0 || !strings.Contains(gittest.ReadFile(t, other, ".codex/config.toml"), `args = ["mcp", "--session", "codex"]`) {
+		t.Fatalf("install codex without --session: %+v", r)
+	}
+	if r := gitEdit(t, other, "", nil, "uninstall", "codex"); r.code != 0 || r.stdout != "removed .codex/config.toml\nremoved .codex/hooks.json\n" {
+		t.Fatalf("uninstall codex without --session: %+v", r)
+	}
+	for _, cmd := range []string{"install", "uninstall"} {
+		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
+		want[cmd+" --session"] = "the host's name"
+	}
 	// record without --session or -m: the session a call records on, and
 	// a subject naming the paths.
 	gittest.WriteFile(t, dir, "top.txt", "BY HAND\n")
