@@ -62,8 +62,7 @@ func claudeInstallGitEdit(t *testing.T, r *e2eRepo, session string) {
 		}}}}
 	}
 	settings := map[string]any{
-		"enableAllProjectMcpServers": true,
-		"hooks":                      map[string]any{"PreToolUse": hook(" --before"), "PostToolUse": hook("")},
+		"hooks": map[string]any{"PreToolUse": hook(" --before"), "PostToolUse": hook("")},
 	}
 	for path, v := range map[string]any{".mcp.json": mcp, ".claude/settings.json": settings} {
 		raw, err := json.MarshalIndent(v, "", "  ")
@@ -74,6 +73,30 @@ func claudeInstallGitEdit(t *testing.T, r *e2eRepo, session string) {
 	}
 	gittest.Git(t, r.Dir, "add", ".mcp.json", ".claude/settings.json")
 	gittest.Git(t, r.Dir, "commit", "-q", "-m", "configure git-edit for Claude Code")
+	claudeApproveProjectServers(t, r)
+}
+
+// claudeApproveProjectServers is the person's approval of the project's
+// MCP servers (Claude Code asks once, interactively, before it starts a
+// server named in .mcp.json), given in the user's settings.
+func claudeApproveProjectServers(t *testing.T, r *e2eRepo) {
+	t.Helper()
+	r.WriteFile(t, "~/.claude/settings.json", `{"enableAllProjectMcpServers": true}`+"\n")
+}
+
+// claudeEnv points Claude Code at the fake model and turns off what is
+// not needed offline (telemetry, error reports, updates).
+var claudeEnv = []string{
+	"ANTHROPIC_BASE_URL=" + e2eModelURL,
+	"ANTHROPIC_API_KEY=sk-ant-e2e-test",
+	"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+	"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
+	"DISABLE_BUG_COMMAND=1", "DISABLE_COST_WARNINGS=1",
+	"CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY=1",
+	// In -p mode Claude Code starts the turn without waiting for MCP
+	// servers unless told to wait, as its interactive start does; the
+	// test waits, so the MCP tool is there and a slow start shows.
+	"MCP_CONNECTION_NONBLOCKING=false", "MCP_CONNECT_TIMEOUT_MS=60000",
 }
 
 // claudeRun runs one Claude Code turn (claude -p) in r against the fake
@@ -92,18 +115,7 @@ func claudeRun(t *testing.T, claude string, r *e2eRepo, script []e2eStep, withMC
 	if !withMCP {
 		args = append(args, "--strict-mcp-config")
 	}
-	env := append(append([]string{}, r.Env...),
-		"ANTHROPIC_BASE_URL="+e2eModelURL,
-		"ANTHROPIC_API_KEY=sk-ant-e2e-test",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
-		"DISABLE_BUG_COMMAND=1", "DISABLE_COST_WARNINGS=1",
-		"CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY=1",
-		// In -p mode Claude Code starts the turn without waiting for MCP
-		// servers unless told to wait, as its interactive start does; the
-		// test waits, so the MCP tool is there and a slow start shows.
-		"MCP_CONNECTION_NONBLOCKING=false", "MCP_CONNECT_TIMEOUT_MS=60000",
-	)
+	env := append(append([]string{}, r.Env...), claudeEnv...)
 	res := e2eRun(t, e2eRunSpec{Wire: "anthropic", Script: script, Args: args, Dir: r.Dir, Env: env, Timeout: 3 * time.Minute})
 	raw, _ := os.ReadFile(debug)
 	if keep := os.Getenv("GIT_EDIT_E2E_KEEP"); keep != "" {
@@ -207,4 +219,31 @@ func e2eTail(s string, n int) string {
 		return s
 	}
 	return "[…] " + s[len(s)-n:]
+}
+
+// `claude mcp list` connects to every configured server and says whether
+// it answered; issue 23 found it waiting the same 27 seconds as the start.
+func TestE2EClaudeCodeMCPList(t *testing.T) {
+	e2eRequire(t)
+	claude := claudeCodeBin(t)
+	r := e2eNewRepo(t, map[string]string{"a.txt": "a\n"})
+	claudeInstallGitEdit(t, r, "claude")
+	debugDir := t.TempDir()
+	env := append(append([]string{}, r.Env...), claudeEnv...)
+	res := e2eRun(t, e2eRunSpec{Wire: "anthropic", Args: []string{claude, "--debug-file", debugDir + "/d.log", "mcp", "list"}, Dir: r.Dir, Env: env, Timeout: 2 * time.Minute})
+	if res.ExitCode != 0 || res.TimedOut || !regexp.MustCompile(`(?m)^git-edit: .*git-edit mcp --session claude.*Connected`).MatchString(res.Stdout) {
+		t.Fatalf("claude mcp list does not show git-edit connected:\n%s", res.Describe())
+	}
+	raw, err := os.ReadFile(filepath.Join(debugDir, "d.log"))
+	if err != nil {
+		t.Fatalf("Claude Code wrote no debug log: %v", err)
+	}
+	if m := claudeListenTrouble.FindAllString(string(raw), 5); len(m) > 0 {
+		t.Errorf("Claude Code's debug log shows git-edit's MCP requests timing out, cancelled or answered under an unknown id:\n%s", strings.Join(m, "\n"))
+	}
+	connect := "unknown"
+	if m := claudeConnected.FindStringSubmatch(string(raw)); m != nil {
+		connect = m[1] + " ms"
+	}
+	t.Logf("Claude Code %s: claude mcp list took %v (connecting to git-edit %s):\n%s", claudeCodeVersion, res.Elapsed.Round(time.Millisecond), connect, res.Stdout)
 }
