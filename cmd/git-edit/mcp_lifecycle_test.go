@@ -407,3 +407,46 @@ func TestAttackMCPRootsAskedAfterEndOfInputNeverHang(t *testing.T) {
 		t.Fatalf("the call's reply does not say why it could not run: %s", call.line)
 	}
 }
+
+// A host that does not expand ${workspaceFolder} passes it literally. The
+// server still starts, says so on stderr, and works in the client's first
+// root that is a repository, whether it was started outside any repository
+// or in another one; a client without roots is told, at each call, that
+// --root was not expanded.
+func TestMCPUnexpandedRootUsesTheClientsRoots(t *testing.T) {
+	for _, where := range []string{"outside", "in another repository"} {
+		t.Run(where, func(t *testing.T) {
+			start := outsideDir(t)
+			if where != "outside" {
+				start = gittest.NewWithCommit(t, map[string]string{"f.txt": "other\n"})
+			}
+			project := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
+			client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v0"}, nil)
+			client.AddRoots(&mcp.Root{URI: fileURI(project)})
+			cs, stderr := startOutside(t, start, client, nil, "--root", "${workspaceFolder}", "--session", "agent")
+			text, _, isErr := callTool(t, cs, "text_editor", map[string]any{"command": "str_replace", "path": "f.txt", "old_str": "one", "new_str": "two"})
+			if isErr || gittest.ReadFile(t, project, "f.txt") != "two\n" {
+				t.Fatalf("error=%v %q; stderr:\n%s", isErr, text, stderr)
+			}
+			if where != "outside" && gittest.ReadFile(t, start, "f.txt") != "other\n" {
+				t.Fatal("the repository the server started in was edited")
+			}
+			if c := gittest.Git(t, project, "rev-list", "--count", "HEAD..refs/edits/agent"); c != "1\n" {
+				t.Fatalf("session agent has %s commits", c)
+			}
+			if want := "git-edit mcp: --root ${workspaceFolder} was not expanded by the host; using the client's roots\n"; !strings.HasPrefix(stderr.String(), want) {
+				t.Fatalf("stderr:\n%s\nwant first:\n%s", stderr, want)
+			}
+		})
+	}
+	t.Run("a client without roots", func(t *testing.T) {
+		client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v0"}, nil)
+		cs, _ := startOutside(t, outsideDir(t), client, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"}, "--root", "/work/${project}/src")
+		for range 2 {
+			text, _, isErr := callTool(t, cs, "text_editor", map[string]any{"command": "view", "path": "f.txt"})
+			if !isErr || !strings.Contains(text, "git-edit mcp was started with --root /work/${project}/src, which the host did not expand, and the client") {
+				t.Fatalf("error=%v %q", isErr, text)
+			}
+		}
+	})
+}
