@@ -96,6 +96,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			recordCommand(),
 			sessionsCommand(),
 			pruneCommand(),
+			installCommand(false),
+			installCommand(true),
 			mcpCommand(),
 			toolsCommand(),
 			versionCommand(),

@@ -169,6 +169,8 @@ func hookCommand(r io.Reader) (string, error) {
 			Command  json.RawMessage `json:"command"`
 			FilePath string          `json:"file_path"`
 		} `json:"tool_input"`
+		// Cursor's shell hooks give the command at the top.
+		Command json.RawMessage `json:"command"`
 	}
 	data, err := io.ReadAll(io.LimitReader(r, ops.MaxArgsBytes))
 	if err != nil {
@@ -178,6 +180,9 @@ func hookCommand(r io.Reader) (string, error) {
 		return "", fmt.Errorf("--hook-input: stdin is not a hook's JSON input (%v); pipe the host's hook input, or give -m MESSAGE", err)
 	}
 	cmd := in.ToolInput.Command
+	if len(cmd) == 0 || string(cmd) == "null" {
+		cmd = in.Command
+	}
 	if len(cmd) == 0 || string(cmd) == "null" {
 		// A host's own file tool (Claude Code's Write, Edit): name it.
 		return strings.TrimSpace(in.ToolName + " " + in.ToolInput.FilePath), nil
