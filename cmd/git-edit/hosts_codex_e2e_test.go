@@ -10,6 +10,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,36 +58,34 @@ trust_level = "trusted"
 	return home
 }
 
-// e2eCodexInstall configures git-edit in the project's .codex/ for Codex:
-// the MCP server and the PreToolUse/PostToolUse hooks on Codex's shell
-// (Bash) and apply_patch that run `git edit record`, all on session.
-//
-// TODO(merge): this is what `git edit install codex --session SESSION`
-// writes; switch to running it once that command has landed.
+// e2eCodexInstall configures git-edit for Codex in the project as a
+// person does, with `git edit install codex --session SESSION`: the MCP
+// server in .codex/config.toml and the PreToolUse/PostToolUse hooks on
+// Codex's shell (Bash) and apply_patch in .codex/hooks.json, all on
+// session. The configuration is committed: it is the person's, not the
+// agent's work, so record does not take it for a change.
 func e2eCodexInstall(t *testing.T, r *e2eRepo, session string) {
 	t.Helper()
-	r.WriteFile(t, ".codex/config.toml", fmt.Sprintf(`[mcp_servers.git-edit]
-command = "git-edit"
-args = ["mcp", "--session", %q]
-`, session))
-	hook := func(before string) []any {
-		return []any{map[string]any{
-			"matcher": "^(Bash|apply_patch)$",
-			"hooks": []any{map[string]any{"type": "command",
-				"command": "git edit record " + before + "--hook-input --session " + session}},
-		}}
+	e2eGitEdit(t, r, "install", "codex", "--session", session)
+	for _, f := range []string{".codex/config.toml", ".codex/hooks.json"} {
+		if _, err := os.Stat(filepath.Join(r.Dir, f)); err != nil {
+			t.Fatalf("git edit install codex wrote no %s: %v", f, err)
+		}
 	}
-	raw, err := json.MarshalIndent(map[string]any{"hooks": map[string]any{
-		"PreToolUse":  hook("--before "),
-		"PostToolUse": hook(""),
-	}}, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.WriteFile(t, ".codex/hooks.json", string(raw)+"\n")
-	// The host's configuration is the person's, not the agent's work:
-	// committed, so that record does not take it for a change.
 	e2eCommitAll(t, r.Dir, "codex configuration")
+}
+
+// e2eGitEdit runs `git edit ARGS…` in the repository with the run's
+// environment, failing the test on a non-zero exit.
+func e2eGitEdit(t *testing.T, r *e2eRepo, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"edit"}, args...)...)
+	cmd.Dir, cmd.Env = r.Dir, r.Env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git edit %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
 }
 
 // e2eCommitAll commits everything in dir on its branch.

@@ -8,6 +8,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,30 +34,16 @@ func e2eGeminiUserSettings(t *testing.T, r *e2eRepo) {
 	r.WriteFile(t, "~/.gemini/settings.json", string(raw)+"\n")
 }
 
-// e2eGeminiInstall configures git-edit in the project's
-// .gemini/settings.json for Gemini CLI: the MCP server and the BeforeTool
-// and AfterTool hooks on run_shell_command that run `git edit record`, all
-// on session.
-//
-// TODO(merge): this is what `git edit install gemini --session SESSION`
-// writes; switch to running it once that command has landed.
+// e2eGeminiInstall configures git-edit for Gemini CLI in the project as a
+// person does, with `git edit install gemini --session SESSION`: the MCP
+// server and the BeforeTool/AfterTool hooks on run_shell_command in
+// .gemini/settings.json, all on session; committed, as the person's.
 func e2eGeminiInstall(t *testing.T, r *e2eRepo, session string) {
 	t.Helper()
-	hook := func(before string) []any {
-		return []any{map[string]any{
-			"matcher": "run_shell_command",
-			"hooks": []any{map[string]any{"type": "command", "name": "git-edit record",
-				"command": "git edit record " + before + "--hook-input --session " + session}},
-		}}
+	e2eGitEdit(t, r, "install", "gemini", "--session", session)
+	if _, err := os.Stat(filepath.Join(r.Dir, ".gemini", "settings.json")); err != nil {
+		t.Fatalf("git edit install gemini wrote no .gemini/settings.json: %v", err)
 	}
-	raw, err := json.MarshalIndent(map[string]any{
-		"mcpServers": map[string]any{"git-edit": map[string]any{"command": "git-edit", "args": []string{"mcp", "--session", session}}},
-		"hooks":      map[string]any{"BeforeTool": hook("--before "), "AfterTool": hook("")},
-	}, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.WriteFile(t, ".gemini/settings.json", string(raw)+"\n")
 	e2eCommitAll(t, r.Dir, "gemini configuration")
 }
 
@@ -82,8 +69,11 @@ func TestGeminiE2E(t *testing.T) {
 		Args: []string{filepath.Join(pkg, "node_modules", ".bin", "gemini"),
 			"-p", "Edit a.txt and b.txt.", "--yolo", "-m", "gemini-2.5-flash", "--output-format", "text"},
 		Dir: r.Dir,
+		// GEMINI_CLI_NO_RELAUNCH: Gemini CLI otherwise starts itself a
+		// second time (to raise node's heap limit), doubling its start-up
+		// on a loaded machine; the turn is the same.
 		Env: append(r.Env, "GEMINI_API_KEY=e2e-test-key", "GOOGLE_GEMINI_BASE_URL="+e2eModelURL,
-			"GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_TELEMETRY_ENABLED=false"),
+			"GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_CLI_NO_RELAUNCH=true", "GEMINI_TELEMETRY_ENABLED=false"),
 	})
 	t.Logf("gemini -p turn (2 tool calls, 3 model requests): %v", res.Elapsed)
 	if res.ExitCode != 0 || res.TimedOut || res.Problems() != "" {
