@@ -118,7 +118,18 @@ func TestCodexE2E(t *testing.T) {
 		Wire:   "responses",
 		Script: script,
 		Args: []string{filepath.Join(pkg, "node_modules", ".bin", "codex"), "exec",
-			"--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+			// Codex's own sandbox, as --full-auto runs it: the shell
+			// command in bubblewrap, writable in the workspace (it works
+			// as root inside the network namespace).
+			"-s", "workspace-write",
+			// In a sandbox Codex asks before every MCP tool call, and exec
+			// cannot ask: approve git-edit's tools (confined to the
+			// worktree, every change recorded) as a person would.
+			"-c", `mcp_servers.git-edit.default_tools_approval_mode="approve"`,
+			// Codex runs hooks only after the person reviewed them (in its
+			// TUI); exec cannot ask, so the run vouches for the ones
+			// git edit install just wrote.
+			"--dangerously-bypass-hook-trust",
 			"-C", r.Dir, "Edit a.txt, b.txt and c.txt."},
 		Dir: r.Dir,
 		Env: append(r.Env, "CODEX_HOME="+codexHome, "FAKE_MODEL_API_KEY=e2e-test-key", "RUST_LOG=warn"),
