@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,13 +94,25 @@ func mcpCommand() *cli.Command {
 			// Each tool call runs within the engine's time limit
 			// (ops.Engine.Timeout), as call's does.
 			opts := ops.Options{Root: c.String("root"), Session: session, Timeout: timeoutOf(c)}
-			e, err := ops.Open(opts)
+			// A host that does not expand ${workspaceFolder} passes it
+			// literally: no one means a directory of that name, and
+			// refusing to start shows the person only "Connection
+			// closed". The client's roots name the workspace instead.
+			unexpanded := c.IsSet("root") && unexpandedVariable.MatchString(opts.Root)
+			if unexpanded {
+				fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: --root %s was not expanded by the host; using the client's roots\n", opts.Root)
+				opts.Root = ""
+			}
+			var e *ops.Engine
+			if !unexpanded {
+				e, err = ops.Open(opts)
+			}
 			// Hosts start servers in the home directory (Cursor's global
 			// mcp.json, VS Code, Cline): there, the repository is the
 			// client's, found from its roots at the first call. A --root
 			// or GIT_DIR that names no repository stays an error: the
 			// person asked for that one.
-			fromRoots := err != nil && errors.Is(err, gesession.ErrNotRepository) && !c.IsSet("root") && os.Getenv("GIT_DIR") == ""
+			fromRoots := unexpanded || err != nil && errors.Is(err, gesession.ErrNotRepository) && !c.IsSet("root") && os.Getenv("GIT_DIR") == ""
 			if err != nil && !fromRoots {
 				return refused(err)
 			}
@@ -110,7 +123,12 @@ func mcpCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s); %s is not in a git repository: each call runs in the first of the client's roots that is in one\n", session, session, dir)
+				if unexpanded {
+					s.unexpandedRoot = c.String("root")
+					fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s): each call runs in the first of the client's roots that is in a git repository\n", session, session)
+				} else {
+					fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s); %s is not in a git repository: each call runs in the first of the client's roots that is in one\n", session, session, dir)
+				}
 			} else {
 				if s, err = newMCPServer(e, tools, obs); err != nil {
 					e.Close()
@@ -121,10 +139,13 @@ func mcpCommand() *cli.Command {
 			// At shutdown, the conversion processes end with the server.
 			defer s.Close()
 			// Not mcp.StdioTransport: one malformed line would end it.
-			return s.Run(c.Context, &guardedStdio{in: c.App.Reader, out: c.App.Writer, limit: maxLineBytes})
+			return s.Run(c.Context, &guardedStdio{in: c.App.Reader, out: c.App.Writer, limit: maxLineBytes, notes: c.App.ErrWriter})
 		},
 	}
 }
+
+// unexpandedVariable matches a ${name} a host left in an argument unexpanded.
+var unexpandedVariable = regexp.MustCompile(`\$\{[^}]*\}`)
 
 // newSessionName is a readable, sortable name for a server's session:
 // mcp-20261121-153000-ab12.
@@ -154,6 +175,9 @@ type mcpServer struct {
 	opts     ops.Options
 	startDir string
 	notes    io.Writer
+	// unexpandedRoot is the --root the host left unexpanded (such as
+	// ${workspaceFolder}), which is why the server uses the client's roots.
+	unexpandedRoot string
 
 	// stale says the client's roots changed since e was found. Atomic, not
 	// under mu: the notification must never wait for a roots/list that
@@ -364,6 +388,9 @@ func (s *mcpServer) openRoot(roots []*mcp.Root) (*ops.Engine, error) {
 // noRepo is the refusal of every call of a server that has no repository:
 // why, and how to give it one.
 func (s *mcpServer) noRepo(why string) error {
+	if s.unexpandedRoot != "" {
+		return fmt.Errorf("git-edit mcp was started with --root %s, which the host did not expand, and %s; give --root the repository's path itself, or start the server with the repository as its working directory", s.unexpandedRoot, why)
+	}
 	return fmt.Errorf("git-edit mcp started outside a git repository (in %s), and %s; start the server with the arguments mcp --root /path/to/repository (\"--root\", \"${workspaceFolder}\" in hosts that expand it), or with the repository as its working directory", s.startDir, why)
 }
 

@@ -61,7 +61,16 @@ func recordCommand() *cli.Command {
 // session and short id with the subject, the summary line, and a line per
 // file created, deleted or whose mode changed. With nothing to record it
 // says so, and succeeds.
+//
+// Run as a hook (--hook-input), the report goes to stderr and stdout stays
+// empty: a hook's stdout is the host's protocol channel, parsed as JSON
+// (Codex reads a report starting with "[" as malformed JSON and marks the
+// hook failed; Gemini CLI requires JSON or nothing), and an empty stdout
+// means "no decision" to every host.
 func runRecord(ctx context.Context, o recordOptions) error {
+	if o.HookInput {
+		o.Stdout = o.Stderr
+	}
 	msg := o.Message
 	if o.HookInput && msg == "" {
 		var err error
