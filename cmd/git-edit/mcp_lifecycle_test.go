@@ -604,3 +604,63 @@ func TestMCPUnnamedReadOnlySessionsDoNotPileUp(t *testing.T) {
 		t.Fatalf("the session that edited is not listed alone:\n%s", out)
 	}
 }
+
+// The SDK's own client, its requests' stream (the server's stdin) closed
+// while an edit is under way (held at a pause point): the call still gets
+// its reply, and the edit it reports is the one on the session's ref.
+func TestAttackMCPStdinClosedMidCallThroughTheSDKClient(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
+	reached, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	defer repo.SetPauseHook(func(point, _ string) {
+		if point == "files-written" {
+			once.Do(func() { close(reached); <-release })
+		}
+	})()
+	s := startInProcess(t, "--root", dir, "--session", "sdk", "--log-file", filepath.Join(t.TempDir(), "log"))
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &mcp.IOTransport{Reader: s.stdout, Writer: s.stdin}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "text_editor", Arguments: map[string]any{"command": "str_replace", "path": "f.txt", "old_str": "one", "new_str": "two"}})
+		done <- result{res, err}
+	}()
+	select {
+	case <-reached:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the edit never reached the pause point")
+	}
+	s.stdin.Close() // the client's input to the server ends mid-call
+	close(release)
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no reply after stdin closed")
+	}
+	if r.err != nil || r.res.IsError {
+		t.Fatalf("the call's reply: %v %+v", r.err, r.res)
+	}
+	commit, _ := r.res.StructuredContent.(map[string]any)["commit"].(string)
+	if head := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "refs/edits/sdk")); commit != head {
+		t.Fatalf("the reply reports commit %q, the session is at %s", commit, head)
+	}
+	select {
+	case code := <-s.code:
+		s.code <- code // for the cleanup
+		if code != 0 {
+			t.Fatalf("the server exited with status %d", code)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not exit after answering")
+	}
+	cs.Close()
+	gittest.Fsck(t, dir)
+}
