@@ -450,3 +450,217 @@ func TestMCPUnexpandedRootUsesTheClientsRoots(t *testing.T) {
 		}
 	})
 }
+
+// statelessCall is one call of a stateless client (the MCP Inspector's
+// CLI): a new `git-edit mcp ARGS` process in dir for the one tools/call,
+// its params' _meta being meta ("" for none). It returns the call's
+// result and whether it is a tool error.
+func statelessCall(t *testing.T, bin, dir string, args []string, tool, arguments, meta string) (text string, isError bool) {
+	t.Helper()
+	params := `"name":"` + tool + `","arguments":` + arguments
+	if meta != "" {
+		params += `,"_meta":` + meta
+	}
+	cmd := exec.Command(filepath.Join(bin, "git-edit"), append([]string{"mcp", "--log-file", filepath.Join(t.TempDir(), "log")}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = gittest.Env()
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"inspector-cli","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + params + `}}`,
+	}, "\n") + "\n")
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git-edit mcp: %v\n%s", err, errb.String())
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		var m wireMsg
+		if json.Unmarshal([]byte(l), &m) != nil || string(m.ID) != "2" {
+			continue
+		}
+		var res struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		if json.Unmarshal(m.Result, &res) != nil || len(res.Content) == 0 {
+			t.Fatalf("the call's reply: %s", l)
+		}
+		return res.Content[0].Text, res.IsError
+	}
+	t.Fatalf("no reply to the call; stdout:\n%s\nstderr:\n%s", out, errb.String())
+	return "", false
+}
+
+// A stateless client starts a server per call. Naming the session, with
+// --session or per call in _meta ("git-edit/session"), makes a Read in one
+// process count for the Edit in the next, as the README's Read/Edit
+// contract says of a session. Unnamed, each process is its own session, so
+// the Edit is refused as not read, and the read-only sessions of servers
+// that ended leave nothing behind in `git edit sessions`; a named session
+// that only read stays listed, as the person named it.
+func TestMCPStatelessClientsNameTheirSession(t *testing.T) {
+	bin := binDir(t)
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n", "g.txt": "uno\n", "h.txt": "eins\n"})
+	read := func(path string) string { return `{"file_path":"` + path + `"}` }
+	edit := func(path, old, new string) string {
+		return `{"file_path":"` + path + `","old_string":"` + old + `","new_string":"` + new + `"}`
+	}
+
+	// --session NAME.
+	if text, isErr := statelessCall(t, bin, dir, []string{"--session", "work"}, "Read", read("f.txt"), ""); isErr {
+		t.Fatalf("Read: %s", text)
+	}
+	if text, isErr := statelessCall(t, bin, dir, []string{"--session", "work"}, "Edit", edit("f.txt", "one", "two"), ""); isErr {
+		t.Fatalf("Edit after a Read in another process of session work: %s", text)
+	}
+	// _meta, on servers that each start a session of their own.
+	meta := `{"git-edit/session":"inspector"}`
+	if text, isErr := statelessCall(t, bin, dir, nil, "Read", read("g.txt"), meta); isErr {
+		t.Fatalf("Read: %s", text)
+	}
+	if text, isErr := statelessCall(t, bin, dir, nil, "Edit", edit("g.txt", "uno", "dos"), meta); isErr {
+		t.Fatalf("Edit after a Read in another process of session inspector: %s", text)
+	}
+	if text, isErr := statelessCall(t, bin, dir, nil, "Read", read("g.txt"), `{"git-edit/session":"no/such name"}`); !isErr || !strings.Contains(text, `_meta "git-edit/session"`) {
+		t.Fatalf("a bad session name in _meta: error=%v %q", isErr, text)
+	}
+	// Unnamed: a new session each time.
+	for range 3 {
+		if text, isErr := statelessCall(t, bin, dir, nil, "Read", read("h.txt"), ""); isErr {
+			t.Fatalf("Read: %s", text)
+		}
+	}
+	if text, isErr := statelessCall(t, bin, dir, nil, "Edit", edit("h.txt", "eins", "zwei"), ""); !isErr || !strings.Contains(text, "File must be read before editing") {
+		t.Fatalf("an unnamed Edit after another process's Read: error=%v %q", isErr, text)
+	}
+	// A named session that only read.
+	if text, isErr := statelessCall(t, bin, dir, []string{"--session", "looker"}, "Read", read("h.txt"), ""); isErr {
+		t.Fatalf("Read: %s", text)
+	}
+
+	for path, want := range map[string]string{"f.txt": "two\n", "g.txt": "dos\n", "h.txt": "eins\n"} {
+		if got := gittest.ReadFile(t, dir, path); got != want {
+			t.Fatalf("%s = %q, want %q", path, got, want)
+		}
+	}
+	for _, s := range []string{"work", "inspector"} {
+		if c := gittest.Git(t, dir, "rev-list", "--count", "HEAD..refs/edits/"+s); c != "1\n" {
+			t.Fatalf("session %s has %s commits", s, c)
+		}
+	}
+	if refs := gittest.Git(t, dir, "for-each-ref", "--format=%(refname)", "refs/edits/"); refs != "refs/edits/inspector\nrefs/edits/work\n" {
+		t.Fatalf("session refs:\n%s", refs)
+	}
+	sessions := exec.Command(filepath.Join(bin, "git-edit"), "sessions", "--root", dir)
+	sessions.Env = gittest.Env()
+	out, err := sessions.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sessions: %v\n%s", err, out)
+	}
+	var names []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		names = append(names, strings.Fields(l)[0])
+	}
+	if strings.Join(names, " ") != "inspector looker work" || !strings.Contains(string(out), "looker     read-only: 1 file read, no edits") {
+		t.Fatalf("sessions lists:\n%s", out)
+	}
+	gittest.Fsck(t, dir)
+}
+
+// Issue 23: each call of a stateless client left a read-only session
+// behind (`sessions` grew a line per call). A server's own unnamed session
+// that made no edit is gone when the server ends; one that edited stays.
+func TestMCPUnnamedReadOnlySessionsDoNotPileUp(t *testing.T) {
+	bin := binDir(t)
+	dir := gittest.NewWithCommit(t, map[string]string{"h.txt": "eins\n"})
+	for range 3 {
+		if text, isErr := statelessCall(t, bin, dir, nil, "Read", `{"file_path":"h.txt"}`, ""); isErr {
+			t.Fatalf("Read: %s", text)
+		}
+		if text, isErr := statelessCall(t, bin, dir, nil, "text_editor", `{"command":"view","path":"h.txt"}`, ""); isErr {
+			t.Fatalf("view: %s", text)
+		}
+	}
+	sessions := func() string {
+		cmd := exec.Command(filepath.Join(bin, "git-edit"), "sessions", "--root", dir)
+		cmd.Env = gittest.Env()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("sessions: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	if out := sessions(); out != "" {
+		t.Fatalf("read-only sessions of ended servers are listed:\n%s", out)
+	}
+	if text, isErr := statelessCall(t, bin, dir, nil, "text_editor", `{"command":"str_replace","path":"h.txt","old_str":"eins","new_str":"zwei"}`, ""); isErr {
+		t.Fatalf("str_replace: %s", text)
+	}
+	if out := sessions(); !strings.HasPrefix(out, "mcp-") || !strings.Contains(out, "1 commit (1 edit)") || strings.Count(out, "\n") != 1 {
+		t.Fatalf("the session that edited is not listed alone:\n%s", out)
+	}
+}
+
+// The SDK's own client, its requests' stream (the server's stdin) closed
+// while an edit is under way (held at a pause point): the call still gets
+// its reply, and the edit it reports is the one on the session's ref.
+func TestAttackMCPStdinClosedMidCallThroughTheSDKClient(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
+	reached, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	defer repo.SetPauseHook(func(point, _ string) {
+		if point == "files-written" {
+			once.Do(func() { close(reached); <-release })
+		}
+	})()
+	s := startInProcess(t, "--root", dir, "--session", "sdk", "--log-file", filepath.Join(t.TempDir(), "log"))
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &mcp.IOTransport{Reader: s.stdout, Writer: s.stdin}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "text_editor", Arguments: map[string]any{"command": "str_replace", "path": "f.txt", "old_str": "one", "new_str": "two"}})
+		done <- result{res, err}
+	}()
+	select {
+	case <-reached:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the edit never reached the pause point")
+	}
+	s.stdin.Close() // the client's input to the server ends mid-call
+	close(release)
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no reply after stdin closed")
+	}
+	if r.err != nil || r.res.IsError {
+		t.Fatalf("the call's reply: %v %+v", r.err, r.res)
+	}
+	commit, _ := r.res.StructuredContent.(map[string]any)["commit"].(string)
+	if head := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "refs/edits/sdk")); commit != head {
+		t.Fatalf("the reply reports commit %q, the session is at %s", commit, head)
+	}
+	select {
+	case code := <-s.code:
+		s.code <- code // for the cleanup
+		if code != 0 {
+			t.Fatalf("the server exited with status %d", code)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not exit after answering")
+	}
+	cs.Close()
+	gittest.Fsck(t, dir)
+}

@@ -404,15 +404,20 @@ func (g *frameGuard) restoreID(line []byte) []byte {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	// A response's own _meta may name its request (a listen's result), so
+	var token string
+	idIsToken := !isRequest && hasID && jsonKind(id) == "string" && json.Unmarshal(id, &token) == nil && strings.HasPrefix(token, tokenPrefix)
+	// Beyond the id, only a line that names a token again can refer to a
+	// request (most lines are tool results, walked no further). A
+	// response's own _meta may name its request (a listen's result), so
 	// the references are mapped while the token is still known.
-	for _, key := range []string{"params", "result"} {
-		if v, ok := ms.get(key); ok && jsonKind(v) == "object" {
-			ms.set(key, g.restoreRefs(v, key == "params"))
+	if idIsToken && bytes.Count(line, []byte(tokenPrefix)) > 1 || !idIsToken {
+		for _, key := range []string{"params", "result"} {
+			if v, ok := ms.get(key); ok && jsonKind(v) == "object" {
+				ms.set(key, g.restoreRefs(v, key == "params"))
+			}
 		}
 	}
-	var token string
-	if isRequest || !hasID || jsonKind(id) != "string" || json.Unmarshal(id, &token) != nil {
+	if !idIsToken {
 		return ms.encode()
 	}
 	c, ok := g.pending[token]
@@ -423,7 +428,10 @@ func (g *frameGuard) restoreID(line []byte) []byte {
 	g.changed.Broadcast()
 	ms.set("id", c.raw)
 	if c.cancelled {
-		g.tellDropped(c, ms)
+		if !c.longLived() {
+			// A listen's end is no news; a call's result may be.
+			g.tellDropped(c, ms)
+		}
 		return nil
 	}
 	return ms.encode()

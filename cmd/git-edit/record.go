@@ -161,43 +161,90 @@ func modeString(m filemode.FileMode) string { return fmt.Sprintf("%06o", uint32(
 // hookCommand reads an agent host's hook input and returns the shell
 // command it names (tool_input.command: a string, or a list of arguments
 // as some hosts send); for another tool, its name and tool_input.file_path
-// ("Write src/app.py"); "" when it names none.
+// ("Write src/app.py"); "" when it names none. A patch of apply_patch
+// (Codex's tool: the command, an argument of it, or tool_input.input or
+// .patch) is named by what it did, "apply_patch: update a.go, add b.go",
+// never by its first line, "*** Begin Patch".
 func hookCommand(r io.Reader) (string, error) {
+	cmd, err := hookCommandText(r)
+	if err != nil {
+		return "", err
+	}
+	for _, s := range append([]string{cmd.text}, cmd.args...) {
+		if subject, ok := patchSubject(s); ok {
+			return subject, nil
+		}
+	}
+	return cmd.text, nil
+}
+
+// patchSubject names what an apply_patch patch did, the patch given alone
+// or as the command that applies it ("apply_patch <<'EOF'\n*** Begin
+// Patch…"); ok is false for anything else.
+func patchSubject(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	for _, name := range []string{"apply_patch", "applypatch"} {
+		if rest, ok := strings.CutPrefix(s, name); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n') {
+			s = strings.TrimSpace(rest)
+			break
+		}
+	}
+	if !strings.Contains(s, "*** Begin Patch") {
+		return "", false
+	}
+	return ops.PatchSubject(s)
+}
+
+// hookCommandIn is the command of a hook's input: its text as a message,
+// and, when the host sent a list of arguments, each of them.
+type hookCommandIn struct {
+	text string
+	args []string
+}
+
+func hookCommandText(r io.Reader) (hookCommandIn, error) {
 	var in struct {
 		ToolName  string `json:"tool_name"`
 		ToolInput struct {
 			Command  json.RawMessage `json:"command"`
 			FilePath string          `json:"file_path"`
+			Input    string          `json:"input"` // apply_patch's freeform patch
+			Patch    string          `json:"patch"`
 		} `json:"tool_input"`
 		// Cursor's shell hooks give the command at the top.
 		Command json.RawMessage `json:"command"`
 	}
 	data, err := io.ReadAll(io.LimitReader(r, ops.MaxArgsBytes))
 	if err != nil {
-		return "", fmt.Errorf("--hook-input: read stdin: %w", err)
+		return hookCommandIn{}, fmt.Errorf("--hook-input: read stdin: %w", err)
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
-		return "", fmt.Errorf("--hook-input: stdin is not a hook's JSON input (%v); pipe the host's hook input, or give -m MESSAGE", err)
+		return hookCommandIn{}, fmt.Errorf("--hook-input: stdin is not a hook's JSON input (%v); pipe the host's hook input, or give -m MESSAGE", err)
 	}
 	cmd := in.ToolInput.Command
 	if len(cmd) == 0 || string(cmd) == "null" {
 		cmd = in.Command
 	}
 	if len(cmd) == 0 || string(cmd) == "null" {
+		for _, patch := range []string{in.ToolInput.Input, in.ToolInput.Patch} {
+			if _, ok := patchSubject(patch); ok {
+				return hookCommandIn{text: patch}, nil
+			}
+		}
 		// A host's own file tool (Claude Code's Write, Edit): name it.
-		return strings.TrimSpace(in.ToolName + " " + in.ToolInput.FilePath), nil
+		return hookCommandIn{text: strings.TrimSpace(in.ToolName + " " + in.ToolInput.FilePath)}, nil
 	}
 	var s string
 	if json.Unmarshal(cmd, &s) == nil {
-		return s, nil
+		return hookCommandIn{text: s}, nil
 	}
 	var argv []string
 	if err := json.Unmarshal(cmd, &argv); err != nil {
-		return "", fmt.Errorf("--hook-input: tool_input.command is neither a string nor a list of strings")
+		return hookCommandIn{}, fmt.Errorf("--hook-input: tool_input.command is neither a string nor a list of strings")
 	}
 	// ["bash", "-lc", "sed -i … app.py"]: the script is the command.
 	if len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc") {
-		return argv[2], nil
+		return hookCommandIn{text: argv[2], args: argv}, nil
 	}
-	return strings.Join(argv, " "), nil
+	return hookCommandIn{text: strings.Join(argv, " "), args: argv}, nil
 }
