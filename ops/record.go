@@ -162,7 +162,10 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 		if tc, ok := errors.AsType[*repo.TreeConflictError](reason); ok {
 			// The commit would have deleted tc.Other without saying so
 			// (see repo.EditTree): say how to record both.
-			reason = fmt.Errorf("%w; to record it, move %s aside and run record (its removal is recorded), then put it back and record again", reason, tc.Other)
+			// The commands name the path and the session, so that they
+			// record it as printed, from any state (see RecordScope).
+			cmd := "git edit record" + session.HintFlag(e.Session.Name) + " " + session.ShellQuote(tc.Other)
+			reason = fmt.Errorf("%w; to record it, move %s aside and run `%s` (its removal is recorded), then put it back and run `%s` again", reason, tc.Other, cmd, cmd)
 		}
 		res.Skipped = append(res.Skipped, Skipped{Path: pe.Path, Reason: reason})
 		err = nil // left out: with none left, nothing is recorded, and that is no error

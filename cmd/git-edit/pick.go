@@ -121,7 +121,9 @@ func writerSession(c *cli.Context) (string, error) {
 // not exist, and lists those that do with their last time.
 func noSession(named string, sums []session.Summary, now time.Time) error {
 	what := fmt.Sprintf("no session %q in this repository", named)
-	if named == "" {
+	if named == "" && len(sums) == 0 {
+		what = "no session in this repository has a commit"
+	} else if named == "" {
 		what = "no session has written in this worktree"
 	}
 	if len(sums) == 0 {

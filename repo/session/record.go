@@ -145,12 +145,6 @@ func (s *Session) record(ctx context.Context, paths []repo.Path, op, subject, bo
 			changed = append(changed, p)
 		}
 	}
-	if check != nil && op == OpRecord {
-		plan := RecordPlan{Changed: changed, Others: othersOf, BeforePending: pending}
-		if err := check(plan); err != nil {
-			return Recorded{}, err
-		}
-	}
 	var h plumbing.Hash
 	var meta Meta
 	if len(changed) > 0 {
@@ -179,6 +173,13 @@ func (s *Session) record(ctx context.Context, paths []repo.Path, op, subject, bo
 		// session records, unconverted (see keptUnconverted), which `git
 		// add` stores as that blob. Nothing to record.
 		return Recorded{}, nil
+	}
+	// Checked once the commits are made (in memory: a refusal writes
+	// nothing), so that the plan holds exactly what would be recorded.
+	if check != nil && op == OpRecord {
+		if err := check(RecordPlan{Changed: changed, Others: othersOf, BeforePending: pending}); err != nil {
+			return Recorded{}, err
+		}
 	}
 	if err := batch.Flush(); err != nil {
 		return Recorded{}, err
