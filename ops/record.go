@@ -140,6 +140,11 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 		}
 		paths = append(paths, p)
 	}
+	if len(paths) == 0 && op == session.OpSync {
+		// Nothing to record before the command: still, the record after
+		// it means the command (see session.RecordPlan.BeforePending).
+		return res, e.Session.MarkBefore(ctx)
+	}
 	// A path that cannot be read as a file is refused by the session with
 	// a *session.PathError: leave it out, say why, record the rest.
 	for len(paths) > 0 {

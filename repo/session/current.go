@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -228,6 +229,22 @@ func (s *Session) markBefore() {
 	if os.MkdirAll(dir, 0o777) == nil {
 		_ = writeAtomic(dir, s.beforePath(), []byte(tip.String()+"\n"))
 	}
+}
+
+// MarkBefore is what a `record --before` that found nothing to record
+// does: it notes, under the edit lock, that the session's next record
+// means the command that runs after it (see markBefore).
+func (s *Session) MarkBefore(ctx context.Context) error {
+	unlock, err := s.Repo.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := s.checkOwner(false); err != nil {
+		return err
+	}
+	s.markBefore()
+	return nil
 }
 
 // beforePending reports whether the session's last write was a `record
