@@ -246,7 +246,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 		if meta.Stat, err = s.lineStats(tx.Outside, recorded, sync, tx.Files); err != nil {
 			return Outcome{}, err
 		}
-		subject := "sync: " + describePaths(tx.Outside) + " changed outside git-edit"
+		subject := s.syncSubject(tx.Outside, sync)
 		if out.Sync, err = s.commit(parent, sync, meta, subject, "", now); err != nil {
 			return Outcome{}, err
 		}

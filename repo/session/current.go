@@ -260,3 +260,95 @@ func (s *Session) beforePending() bool {
 
 // clearBefore removes the mark once the record after the command used it.
 func (s *Session) clearBefore() { os.Remove(s.beforePath()) }
+
+// syncSubject is the subject of a sync commit recording the disk's entries
+// of paths: each path whose bytes are exactly what another session's tip
+// records for it is named as that session's edit ("sync: edits of session
+// b in a.go"), the rest as "changed outside git-edit" (by the person, or
+// a tool no session records). Another session's edit reaches this one
+// only as a sync, and its author is that session, not the person.
+func (s *Session) syncSubject(paths []string, disk map[string]repo.Entry) string {
+	whose := s.otherSessionsOf(paths, disk)
+	var byHand []string
+	bySession := map[string][]string{}
+	var names []string
+	for _, p := range paths {
+		n, ok := whose[p]
+		if !ok {
+			byHand = append(byHand, p)
+			continue
+		}
+		if _, seen := bySession[n]; !seen {
+			names = append(names, n)
+		}
+		bySession[n] = append(bySession[n], p)
+	}
+	var parts []string
+	if len(byHand) > 0 {
+		parts = append(parts, describePaths(byHand)+" changed outside git-edit")
+	}
+	for _, n := range names {
+		parts = append(parts, "edits of session "+n+" in "+describePaths(bySession[n]))
+	}
+	return "sync: " + strings.Join(parts, "; ")
+}
+
+// maxSyncSessions bounds how many other sessions a sync's subject asks
+// about, as the overlap note bounds its question.
+const maxSyncSessions = 16
+
+// otherSessionsOf maps each of paths whose disk entry is exactly what
+// another session's tip records for it (and differs from HEAD's, so that
+// a session that merely has the file as HEAD does is no author) to that
+// session's name: the most recently updated one where several agree. A
+// question it cannot answer names nobody.
+func (s *Session) otherSessionsOf(paths []string, disk map[string]repo.Entry) map[string]string {
+	out := map[string]string{}
+	all, err := All(s.Repo)
+	if err != nil {
+		return out
+	}
+	var head plumbing.Hash
+	if h, err := s.Repo.ReadRef("HEAD"); err == nil && !h.IsZero() {
+		head, _ = s.Repo.TreeOf(h)
+	}
+	type hit struct {
+		name string
+		when time.Time
+	}
+	best := map[string]hit{}
+	asked := 0
+	for _, o := range all {
+		if o.Name == s.Name || asked >= maxSyncSessions {
+			continue
+		}
+		tip, err := o.Tip()
+		if err != nil || tip.IsZero() {
+			continue
+		}
+		asked++
+		tree, err := s.Repo.TreeOf(tip)
+		if err != nil {
+			continue
+		}
+		when, _ := o.updatedAt()
+		for _, p := range paths {
+			e, err := s.Repo.EntryAt(tree, p)
+			if err != nil || e != disk[p] {
+				continue
+			}
+			if !head.IsZero() {
+				if he, err := s.Repo.EntryAt(head, p); err == nil && he == e {
+					continue // HEAD's version: no session's edit
+				}
+			}
+			if b, ok := best[p]; !ok || when.After(b.when) {
+				best[p] = hit{o.Name, when}
+			}
+		}
+	}
+	for p, h := range best {
+		out[p] = h.name
+	}
+	return out
+}

@@ -158,7 +158,7 @@ func (s *Session) record(ctx context.Context, paths []repo.Path, op, subject, bo
 		switch {
 		case subject != "":
 		case op == OpSync:
-			subject = "sync: " + describePaths(changed) + " changed outside git-edit"
+			subject = s.syncSubject(changed, entries)
 		default:
 			subject = "record: " + describePaths(changed) + " changed on disk"
 		}
