@@ -248,3 +248,56 @@ func TestRecordBeforePendingAndAll(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// Issue 23: authors named truthfully. A sync commit that records another
+// session's edit names that session; a forced rollback that discards it
+// says whose it was; an undo or redo of another session's commit says
+// which session holds it and the exact command, and changes nothing.
+func TestAttackMessagesNameTheOtherSession(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"x.txt": "x1\n", "y.txt": "y1\n", "z.txt": "z1\n"})
+	gittest.Git(t, dir, "config", "edit.requireRead", "false")
+	edit(t, dir, "a", "y.txt", "y1", "Y1")
+	edit(t, dir, "b", "x.txt", "x1", "xb")
+	// a's first edit of x.txt finds b's bytes on disk: a sync of them.
+	edit(t, dir, "a", "x.txt", "xb", "xa")
+	sync := gittest.Rev(t, dir, "refs/edits/a~1")
+	if got := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%s", sync)); got != "sync: edits of session b in x.txt" {
+		t.Errorf("the sync of b's edit is titled %q", got)
+	}
+	// By hand and by b at once: both named.
+	edit(t, dir, "b", "y.txt", "Y1", "yb")
+	gittest.WriteFile(t, dir, "x.txt", "by hand\n")
+	r := runCLI(t, "", "record", "--root", dir, "--session", "a", "--before")
+	if r.code != 0 || !strings.Contains(r.stdout, "] sync: x.txt changed outside git-edit; edits of session b in y.txt\n") {
+		t.Errorf("record --before: %+v", r)
+	}
+	// A forced rollback of a discards b's edits and the person's bytes.
+	r = runCLI(t, "", "rollback", "--root", dir, "--session", "a", "--force")
+	if r.code != 0 {
+		t.Fatalf("rollback --force: %+v", r)
+	}
+	subject := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%s", "refs/edits/a"))
+	if want := "rollback to the start of session a, discarding the person's changes to x.txt; edits of session b to y.txt"; subject != want {
+		t.Errorf("the rollback's subject is\n%q\nwant\n%q", subject, want)
+	}
+	// undo and redo of b's commit, asked of a.
+	edit(t, dir, "b", "z.txt", "z1", "Z1")
+	b := gittest.Rev(t, dir, "refs/edits/b")
+	before := untouched(t, dir)
+	for _, verb := range []string{"undo", "redo"} {
+		r := runCLI(t, "", verb, "--root", dir, "--session", "a", b[:7])
+		want := "git-edit: the edit is another session's: commit " + b[:7] + " is session b's, not session a's; nothing was changed. To " + verb + " it, run `git edit " + verb + " --session b " + b[:7] + "`\n"
+		if r.code != 1 || r.stdout != "" || r.stderr != want {
+			t.Errorf("%s of b's commit asked of a: %+v\nwant stderr %q", verb, r, want)
+		}
+	}
+	if untouched(t, dir) != before {
+		t.Fatal("a refused undo or redo changed something")
+	}
+	// The command it prints works.
+	mustRun(t, dir, "", "undo", "--session", "b", b[:7])
+	if got := gittest.ReadFile(t, dir, "z.txt"); got != "z1\n" {
+		t.Errorf("after the printed undo z.txt = %q", got)
+	}
+	gittest.Fsck(t, dir)
+}
