@@ -30,6 +30,9 @@ type recordOptions struct {
 	Before bool
 	// Turn is recorded on the record commit as Edit-Turn ("": none).
 	Turn string
+	// All takes every change as the command's, even when nothing says
+	// they are (see ops.RecordScope).
+	All bool
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -44,13 +47,18 @@ func recordCommand() *cli.Command {
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit message, such as the shell command that ran: first line the subject, the rest the body (default: \"record: PATHS changed on disk\")"},
 			&cli.BoolFlag{Name: "before", Usage: "record the changes as yours, a sync commit that undo stops at, not the agent's: run it before an agent's shell command (a PreToolUse hook), so that the record after the command holds only what the command changed"},
 			turnFlag(),
+			&cli.BoolFlag{Name: "all", Usage: "record every change as the command's, even when nothing says it is (without PATHs, -m, --hook-input or a `record --before` before the command, a record of two or more changed paths is refused: your own unrecorded changes may be among them)"},
 			&cli.BoolFlag{Name: "hook-input", Usage: "read an agent host's hook input (JSON, as Claude Code's and Codex's PostToolUse hooks send it) on stdin, and take the message from its tool_input.command (the shell command that ran), or tool_name and tool_input.file_path"},
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
+			name, err := writerSession(c)
+			if err != nil {
+				return err
+			}
 			return runRecord(c.Context, recordOptions{
-				Root: c.String("root"), Session: sessionName(c), Paths: c.Args().Slice(),
-				Message: c.String("message"), HookInput: c.Bool("hook-input"), Before: c.Bool("before"), Turn: c.String("turn"),
+				Root: c.String("root"), Session: name, Paths: c.Args().Slice(),
+				Message: c.String("message"), HookInput: c.Bool("hook-input"), Before: c.Bool("before"), Turn: c.String("turn"), All: c.Bool("all"),
 				Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 			})
 		},
@@ -103,7 +111,7 @@ func runRecord(ctx context.Context, o recordOptions) error {
 		return refused(err)
 	}
 	defer e.Close()
-	res, err := e.Record(ctx, o.Paths, op, subject, body)
+	res, err := e.Record(ctx, o.Paths, op, subject, body, ops.RecordScope{All: o.All, Named: strings.TrimSpace(msg) != ""})
 	for _, s := range res.Skipped {
 		fmt.Fprintf(o.Stderr, "warning: not recorded: %s: %s\n", ops.QuotePath(s.Path), printable(s.Reason.Error()))
 	}
