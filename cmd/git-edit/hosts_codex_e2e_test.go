@@ -177,7 +177,11 @@ func TestCodexE2E(t *testing.T) {
 	if sed := e2eFindCommit(t, log, "record", "b.txt"); sed.Subject != "sed -i 's/x/y/' b.txt" {
 		t.Errorf("the shell hook recorded b.txt as %q, want the command", sed.Subject)
 	}
-	e2eFindCommit(t, log, "record", "c.txt") // the apply_patch hook
+	// The apply_patch hook: its subject says what the patch did, not the
+	// patch's first line.
+	if c := e2eFindCommit(t, log, "record", "c.txt"); c.Subject != "apply_patch: update c.txt" {
+		t.Errorf("the patch's record is titled %q, want %q", c.Subject, "apply_patch: update c.txt")
+	}
 	for _, c := range log {
 		if c.Op != "edit" && c.Op != "record" {
 			t.Errorf("unexpected %s commit %q: the person changed nothing, so no sync", c.Op, c.Subject)
