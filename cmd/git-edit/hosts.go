@@ -3,6 +3,8 @@ package main
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/git-edit/git-edit/repo/session"
 )
 
 // An agent host that `git edit install` configures: its name on the
@@ -83,14 +85,17 @@ func mcpArgs(root, session string) []string {
 
 // recordCommands are the hook commands before and after an agent's shell
 // (or patch) tool: `git edit record --before --hook-input` and `git edit
-// record --hook-input`, in dir (a variable the host sets to the project;
-// "": the hook's working directory), with extra after them.
-func recordCommands(dir, session, extra string) (before, after string) {
+// record --hook-input` for session name, in dir (a variable the host sets
+// to the project; "": the hook's working directory), with extra after them.
+func recordCommands(dir, name, extra string) (before, after string) {
 	git := "git edit"
 	if dir != "" {
 		git = `git -C "` + dir + `" edit`
 	}
-	s := " --session " + session + extra
+	// The hosts run a hook's command through a shell: the session name is
+	// quoted for it (a name may hold $, ; or quotes: unquoted, the hook would
+	// run what the name says, or record into another session).
+	s := " --session " + session.ShellQuote(name) + extra
 	return git + " record --before --hook-input" + s, git + " record --hook-input" + s
 }
 

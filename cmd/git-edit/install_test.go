@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -330,5 +332,48 @@ func TestHookInputReadsCursorsShellCommand(t *testing.T) {
 	got, err := hookCommand(strings.NewReader(in))
 	if err != nil || got != "sed -i 's/a/b/' a.txt" {
 		t.Fatalf("hookCommand(Cursor's input) = %q, %v", got, err)
+	}
+}
+
+// A session name may hold what a shell reads ($, ;, quotes, #): the hooks
+// install writes run through the host's shell, so the name is quoted
+// there. Unquoted, `--session 'x;touch${IFS}PWNED;#'` made every hook run
+// `touch PWNED`, and a name like a$b split the session: the server wrote
+// a$b, the hooks recorded into a.
+func TestAttackInstalledHooksQuoteTheSession(t *testing.T) {
+	bin := binDir(t)
+	for _, name := range []string{"x;touch${IFS}PWNED;#", "a$b", `q'u"o`} {
+		t.Run(name, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+			if r := runCLI(t, "", "install", "--root", dir, "--session", name, "claude-code"); r.code != 0 {
+				t.Fatalf("install: %+v", r)
+			}
+			var settings struct {
+				Hooks map[string][]struct {
+					Hooks []struct{ Command string } `json:"hooks"`
+				} `json:"hooks"`
+			}
+			if err := json.Unmarshal([]byte(gittest.ReadFile(t, dir, ".claude/settings.json")), &settings); err != nil {
+				t.Fatal(err)
+			}
+			post := settings.Hooks["PostToolUse"]
+			if len(post) != 1 || len(post[0].Hooks) != 1 {
+				t.Fatalf("PostToolUse hooks: %+v", post)
+			}
+			gittest.WriteFile(t, dir, "a.txt", "b\n")
+			cmd := exec.Command("sh", "-c", post[0].Hooks[0].Command)
+			cmd.Dir = dir
+			cmd.Env = append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "CLAUDE_PROJECT_DIR="+dir, "GIT_EDIT_SESSION=")
+			cmd.Stdin = strings.NewReader(`{"tool_name":"Bash","tool_input":{"command":"echo b > a.txt"}}`)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("the hook %q: %v\n%s", post[0].Hooks[0].Command, err, out)
+			}
+			if _, err := os.Lstat(filepath.Join(dir, "PWNED")); err == nil {
+				t.Fatalf("the hook ran what the session name said: %q", post[0].Hooks[0].Command)
+			}
+			if got := gittest.Git(t, dir, "log", "-1", "--format=%s", "refs/edits/"+name); got != "echo b > a.txt\n" {
+				t.Errorf("the hook's record in session %q: %q", name, got)
+			}
+		})
 	}
 }
