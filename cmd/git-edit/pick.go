@@ -96,7 +96,8 @@ func chooseSession(c *cli.Context, r *session.Repository, stderr io.Writer, quie
 }
 
 // writerSession is the session a writing command (call, record,
-// checkpoint) works on, by chooseSession's rule. A repository it cannot
+// checkpoint) works on, by chooseSession's rule; an error choosing it is
+// returned (refused), never turned into default. A repository it cannot
 // open is the command's own error to report, in its own form: then it
 // returns default, and the command opening the repository says why.
 func writerSession(c *cli.Context) (string, error) {
@@ -107,14 +108,9 @@ func writerSession(c *cli.Context) (string, error) {
 	if err != nil {
 		return "default", nil
 	}
-	name, err := chooseSession(c, r, c.App.ErrWriter, false, true)
-	if errors.Is(err, session.ErrAmbiguousSession) {
-		return "", err
-	}
-	if err != nil {
-		return "default", nil
-	}
-	return name, nil
+	// An error choosing (a ref that cannot be read) is refused: writing
+	// to default instead would put the edit where no reader looks.
+	return chooseSession(c, r, c.App.ErrWriter, false, true)
 }
 
 // noSession says that the session named (or, named "", any session) does

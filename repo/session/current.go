@@ -87,12 +87,12 @@ type Choice struct {
 // $GIT_EDIT_SESSION names one: the worktree's current session (the last
 // written in this worktree) while its ref exists; else the newest of the
 // worktree's sessions (those it owns, or that no worktree claimed), newest
-// by the ref's own update order, never by a commit's second: the
-// modification time, in nanoseconds, of the session's reflog or loose
-// ref, whichever is later (each update rewrites both); a packed ref
-// without a reflog counts by its tip commit's time. Two sessions last
-// updated at the same instant are refused with ErrAmbiguousSession, naming
-// both. With no session of the worktree, it is "default" (Exists false).
+// by the ref's own update order: its tip commit's time, then, within its second, the modification time in
+// nanoseconds of the session's reflog or loose ref, whichever is later
+// (each update rewrites both; git gc rewrites reflogs in name order, so
+// the file time alone would not do). Two sessions last updated at the
+// same instant are refused with ErrAmbiguousSession, naming both. With
+// no session of the worktree, it is "default" (Exists false).
 func Choose(r *repo.Repo) (Choice, error) {
 	cur := Current(r)
 	if cur != "" {
@@ -109,32 +109,38 @@ func Choose(r *repo.Repo) (Choice, error) {
 		return Choice{}, err
 	}
 	type cand struct {
-		name string
-		when time.Time
+		name         string
+		commit, when time.Time
 	}
 	var cands []cand
 	for _, s := range sessions {
 		if !s.ownedHere() {
 			continue
 		}
-		when, err := s.updatedAt()
+		commit, when, err := s.updatedAt()
 		if err != nil {
 			continue // a broken session is never chosen unnamed
 		}
-		cands = append(cands, cand{s.Name, when})
+		cands = append(cands, cand{s.Name, commit, when})
 	}
 	if len(cands) == 0 {
 		return Choice{Name: "default"}, nil
 	}
-	slices.SortStableFunc(cands, func(a, b cand) int { return b.when.Compare(a.when) })
+	newer := func(a, b cand) int {
+		if c := b.commit.Compare(a.commit); c != 0 {
+			return c
+		}
+		return b.when.Compare(a.when)
+	}
+	slices.SortStableFunc(cands, newer)
 	why := "the newest of this worktree's sessions"
 	if cur != "" {
 		why = fmt.Sprintf("the newest of this worktree's sessions (%s, the last written here, no longer exists)", cur)
 	}
-	if len(cands) > 1 && cands[0].when.Equal(cands[1].when) {
+	if len(cands) > 1 && newer(cands[0], cands[1]) == 0 {
 		var tied []string
 		for _, c := range cands {
-			if c.when.Equal(cands[0].when) {
+			if newer(c, cands[0]) == 0 {
 				tied = append(tied, c.name)
 			}
 		}
@@ -160,33 +166,33 @@ func (s *Session) ownedHere() bool {
 	return serr != nil
 }
 
-// updatedAt is when the session's ref last moved, as the file system
-// recorded it (see Choose).
-func (s *Session) updatedAt() (time.Time, error) {
+// updatedAt is when the session's ref last moved (see Choose): its tip
+// commit's time (whole seconds, kept by every git command) and, within
+// that second, the modification time of its reflog or loose ref,
+// whichever is later (zero for a packed ref without a reflog). The file
+// times alone are not an order: git gc rewrites every reflog and packs the
+// refs, in name order.
+func (s *Session) updatedAt() (commit, file time.Time, err error) {
 	tip, err := s.Tip()
 	if err != nil {
-		return time.Time{}, err
+		return time.Time{}, time.Time{}, err
 	}
 	if tip.IsZero() {
-		return time.Time{}, fmt.Errorf("session %s has no ref", s.Name)
+		return time.Time{}, time.Time{}, fmt.Errorf("session %s has no ref", s.Name)
 	}
-	var when time.Time
+	c, _, err := s.ReadCommit(tip)
+	if err != nil {
+		return time.Time{}, time.Time{}, err
+	}
 	for _, p := range []string{
 		filepath.Join(s.Repo.CommonDir, "logs", filepath.FromSlash(s.Ref())),
 		filepath.Join(s.Repo.CommonDir, filepath.FromSlash(s.Ref())),
 	} {
-		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(when) {
-			when = fi.ModTime()
+		if fi, err := os.Stat(p); err == nil && fi.ModTime().After(file) {
+			file = fi.ModTime()
 		}
 	}
-	if !when.IsZero() {
-		return when, nil
-	}
-	c, _, err := s.ReadCommit(tip)
-	if err != nil {
-		return time.Time{}, err
-	}
-	return c.Time, nil
+	return c.Time.Truncate(time.Second), file, nil
 }
 
 // HintFlag is what a printed command needs to name the session name so
@@ -313,8 +319,8 @@ func (s *Session) otherSessionsOf(paths []string, disk map[string]repo.Entry) ma
 		head, _ = s.Repo.TreeOf(h)
 	}
 	type hit struct {
-		name string
-		when time.Time
+		name         string
+		commit, file time.Time // see updatedAt
 	}
 	best := map[string]hit{}
 	asked := 0
@@ -331,7 +337,7 @@ func (s *Session) otherSessionsOf(paths []string, disk map[string]repo.Entry) ma
 		if err != nil {
 			continue
 		}
-		when, _ := o.updatedAt()
+		commit, file, _ := o.updatedAt()
 		for _, p := range paths {
 			e, err := s.Repo.EntryAt(tree, p)
 			if err != nil || e != disk[p] {
@@ -342,8 +348,8 @@ func (s *Session) otherSessionsOf(paths []string, disk map[string]repo.Entry) ma
 					continue // HEAD's version: no session's edit
 				}
 			}
-			if b, ok := best[p]; !ok || when.After(b.when) {
-				best[p] = hit{o.Name, when}
+			if b, ok := best[p]; !ok || commit.After(b.commit) || commit.Equal(b.commit) && file.After(b.file) {
+				best[p] = hit{o.Name, commit, file}
 			}
 		}
 	}
