@@ -132,7 +132,10 @@ func runInstall(o installOptions) error {
 		if err != nil {
 			return refused(fmt.Errorf("%s: %w; nothing was written", showPath(hc, f.Path), err))
 		}
-		remove := o.Uninstall && (len(bytes.TrimSpace(new)) == 0 || string(new) == cmpOr(f.Skeleton, "{}\n"))
+		// A file left as install creates it empty is removed, but never a
+		// symbolic link (a dotfiles link): its target keeps the person's file,
+		// written through the link without git-edit's entries.
+		remove := o.Uninstall && (len(bytes.TrimSpace(new)) == 0 || string(new) == cmpOr(f.Skeleton, "{}\n")) && !isSymlink(f.Path)
 		if existed && bytes.Equal(old, new) {
 			what := "already installed in"
 			if o.Uninstall {
@@ -243,6 +246,12 @@ func writeConfig(path string, data []byte) error {
 		return fmt.Errorf("write %s: %w; the file is as it was", path, err)
 	}
 	return nil
+}
+
+// isSymlink reports whether path is a symbolic link.
+func isSymlink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
 // removeConfig removes a file uninstall leaves as install created it, and
@@ -556,31 +565,60 @@ func installTOML(f hostFile, data []byte) ([]byte, error) {
 }
 
 // uninstallTOML removes each entry's table, exactly as installTOML wrote
-// it; an entry there in another form is refused, and left.
+// it. A table that is not what install writes (a key the person added
+// under it, another form) is refused and left: cutting only install's
+// lines would hand the person's keys to the table before it. The result
+// must read as the file did without the entry, and nothing else.
 func uninstallTOML(f hostFile, data []byte) ([]byte, error) {
 	for _, e := range f.Entries {
 		m, err := decodeTOML(data)
 		if err != nil {
 			return nil, err
 		}
-		if tomlLookup(m, e) == nil {
+		have := tomlLookup(m, e)
+		if have == nil {
 			continue
 		}
 		table := tomlTable(e)
-		i := bytes.LastIndex(data, []byte(table))
-		if i < 0 && bytes.HasPrefix(data, []byte(table[1:])) {
-			data = data[len(table)-1:]
-			continue
+		notOurs := fmt.Errorf("[%s.%s] is not as install writes it (a key was added or changed); it is left; remove it by hand", strings.Join(e.Path, "."), e.Key)
+		want, _ := decodeTOML([]byte(table))
+		if !reflect.DeepEqual(have, tomlLookup(want, e)) {
+			return nil, notOurs
 		}
-		if i < 0 {
-			return nil, fmt.Errorf("[%s.%s] is not as install writes it; it is left; remove it by hand", strings.Join(e.Path, "."), e.Key)
+		var next []byte
+		if i := bytes.LastIndex(data, []byte(table)); i >= 0 {
+			next = append(append([]byte{}, data[:i]...), data[i+len(table):]...)
+		} else if bytes.HasPrefix(data, []byte(table[1:])) {
+			next = data[len(table)-1:]
+		} else {
+			return nil, notOurs
 		}
-		next := append(append([]byte{}, data[:i]...), data[i+len(table):]...)
 		got, err := decodeTOML(next)
-		if err != nil || tomlLookup(got, e) != nil {
-			return nil, fmt.Errorf("[%s.%s] is not as install writes it (%v); it is left; remove it by hand", strings.Join(e.Path, "."), e.Key, err)
+		if err != nil || !tomlSameWithout(m, got, e) {
+			return nil, notOurs
 		}
 		data = next
 	}
 	return data, nil
+}
+
+// tomlSameWithout reports whether got is m without e's entry (and without
+// the tables on its path that held nothing else, which the entry's header
+// made).
+func tomlSameWithout(m, got map[string]any, e hostEntry) bool {
+	parents := []map[string]any{m}
+	for _, k := range e.Path {
+		next, ok := parents[len(parents)-1][k].(map[string]any)
+		if !ok {
+			return false
+		}
+		parents = append(parents, next)
+	}
+	delete(parents[len(parents)-1], e.Key)
+	for i := len(e.Path) - 1; i >= 0; i-- {
+		if len(parents[i+1]) == 0 && tomlLookup(got, hostEntry{Path: e.Path[:i], Key: e.Path[i]}) == nil {
+			delete(parents[i], e.Path[i])
+		}
+	}
+	return reflect.DeepEqual(m, got)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -375,5 +376,70 @@ func TestAttackInstalledHooksQuoteTheSession(t *testing.T) {
 				t.Errorf("the hook's record in session %q: %q", name, got)
 			}
 		})
+	}
+}
+
+// A key the person added under git-edit's Codex table (startup_timeout_sec,
+// env) is theirs: uninstall refuses and leaves the file byte for byte.
+// Before, it cut only the lines install wrote, and the person's key went
+// to the table above it (another server's) without a word.
+func TestUninstallCodexKeepsThePersonsKeysWhereTheyWere(t *testing.T) {
+	e := newInstallEnv(t)
+	path := filepath.Join(e.dir, ".codex", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(otherTOML+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.run(t, "codex", false, false, false); err != nil {
+		t.Fatal(err)
+	}
+	withKey := gittest.ReadFile(t, e.dir, ".codex/config.toml") + "startup_timeout_sec = 30\n"
+	if err := os.WriteFile(path, []byte(withKey), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := e.snapshot(t)
+	if out, err := e.run(t, "codex", true, false, false); err == nil || !strings.Contains(err.Error(), "is not as install writes it (a key was added or changed); it is left; remove it by hand") {
+		t.Fatalf("uninstall with the person's key under git-edit's table: %q %v", out, err)
+	}
+	if after := e.snapshot(t); !maps.Equal(after, before) {
+		t.Fatalf("a refused uninstall changed files:\n%v\nwas\n%v", after, before)
+	}
+}
+
+// A host file that is a symbolic link (dotfiles) is written through on
+// install, and uninstall writes the target back without git-edit's
+// entries: it never deletes the link and leaves the entries in the target.
+func TestUninstallWritesThroughASymlinkedConfig(t *testing.T) {
+	e := newInstallEnv(t)
+	target := filepath.Join(e.home, "dotfiles", "gemini.json")
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(e.home, ".gemini", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.run(t, "gemini", false, true, false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), "git-edit") {
+		t.Fatalf("install did not write through the link: %q", b)
+	}
+	if _, err := e.run(t, "gemini", true, true, false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("uninstall removed or replaced the person's link: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "{}\n" {
+		t.Fatalf("the link's target after uninstall: %q, want %q", b, "{}\n")
 	}
 }
