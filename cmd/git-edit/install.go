@@ -107,6 +107,11 @@ func runInstall(o installOptions) error {
 	}
 	var changes []change
 	for _, f := range h.Files(hc) {
+		if !hc.User {
+			if err := insideTop(hc.Top, f.Path); err != nil {
+				return refused(fmt.Errorf("%s: %w; nothing was written", showPath(hc, f.Path), err))
+			}
+		}
 		old, err := readConfig(f.Path)
 		existed := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -244,6 +249,39 @@ func writeConfig(path string, data []byte) error {
 	if err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("write %s: %w; the file is as it was", path, err)
+	}
+	return nil
+}
+
+// insideTop refuses a project file that resolves, through a symbolic link
+// in the repository (`.claude -> ~/.claude`), to a place outside the
+// worktree top: a project's install must not write the person's global
+// settings (hooks that then run in every project).
+func insideTop(top, path string) error {
+	realTop, err := filepath.EvalSymlinks(top)
+	if err != nil {
+		return err
+	}
+	// The deepest part of path that exists, resolved, then the rest.
+	existing, rest := path, ""
+	for {
+		if _, err := os.Lstat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			break
+		}
+		rest = filepath.Join(filepath.Base(existing), rest)
+		existing = parent
+	}
+	resolved, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		return fmt.Errorf("resolve %s: %w", existing, err)
+	}
+	resolved = filepath.Join(resolved, rest)
+	if rel, err := filepath.Rel(realTop, resolved); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("it leads through a symbolic link to %s, outside the repository; install writes a project's files only inside it: remove the link, or install for the user with --user", resolved)
 	}
 	return nil
 }

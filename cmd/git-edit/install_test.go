@@ -443,3 +443,29 @@ func TestUninstallWritesThroughASymlinkedConfig(t *testing.T) {
 		t.Fatalf("the link's target after uninstall: %q, want %q", b, "{}\n")
 	}
 }
+
+// A repository may commit a symbolic link where a host's project folder
+// goes (`.claude -> ../../.claude`): a project's install refuses to write
+// through it, leaving every file as it was; before, it wrote hooks into
+// the person's global settings, where they run in every project.
+func TestAttackProjectInstallNeverWritesThroughALinkOutOfTheRepository(t *testing.T) {
+	e := newInstallEnv(t)
+	global := filepath.Join(e.home, ".claude")
+	if err := os.MkdirAll(global, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(global, filepath.Join(e.dir, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	before := e.snapshot(t)
+	out, err := e.run(t, "claude-code", false, false, false)
+	if err == nil || !strings.Contains(err.Error(), "outside the repository; install writes a project's files only inside it") {
+		t.Fatalf("install through a link out of the repository: %q %v", out, err)
+	}
+	if after := e.snapshot(t); !maps.Equal(after, before) {
+		t.Fatalf("a refused install changed files:\n%v\nwas\n%v", after, before)
+	}
+	if _, err := os.Stat(filepath.Join(global, "settings.json")); err == nil {
+		t.Fatal("install wrote the person's global settings")
+	}
+}
