@@ -201,9 +201,26 @@ func parseOlderThan(ctx context.Context, s string, now time.Time) (time.Time, er
 // validDate reports whether an ISO date's day exists (git reads
 // 2026-13-45 as some other date).
 func validDate(s string) bool {
-	_, err := time.Parse(time.DateOnly, s[:len(time.DateOnly)])
-	return err == nil
+	if _, err := time.Parse(time.DateOnly, s[:len(time.DateOnly)]); err != nil {
+		return false
+	}
+	// The time of day, if given, must be one: git reads 25:00 or 99:99 as
+	// the date at the current time of day, moving the cutoff by up to a day.
+	clock := validClock.FindStringSubmatch(s[len(time.DateOnly):])
+	if clock == nil {
+		return true
+	}
+	h, _ := strconv.Atoi(clock[1])
+	m, _ := strconv.Atoi(clock[2])
+	sec := 0
+	if clock[3] != "" {
+		sec, _ = strconv.Atoi(clock[3])
+	}
+	return h < 24 && m < 60 && sec < 60
 }
+
+// validClock is the time of day in an absolute --older-than.
+var validClock = regexp.MustCompile(`^[ T](\d{1,2}):(\d{2})(?::(\d{2}))?`)
 
 // endOfTime is the cutoff of "now" and "all": every session is before it.
 var endOfTime = time.Unix(math.MaxInt64/2, 0)

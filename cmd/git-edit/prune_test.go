@@ -250,6 +250,8 @@ func TestPruneOlderThanRefusesAmbiguousAndUnreadable(t *testing.T) {
 		{"3mo", ""}, {"2.mon.ago", ""}, {"5 min", ""}, {"1.m", ""},
 		{"soon", ""}, {"garbage.ago", ""}, {"1.5h", ""}, {"-1d", ""}, {"5", ""},
 		{"2.fortnights.ago", ""}, {"1h30m", ""}, {"2026-13-45", ""},
+		// git reads an impossible time of day as the date at the current one.
+		{"2026-11-01 25:00", ""}, {"2026-11-01 12:60", ""}, {"2026-11-01 99:99:99", ""},
 	} {
 		r := runCLI(t, "", "prune", "--root", dir, "--older-than", tc.form)
 		if r.code != exitMisuse || r.stdout != "" {
