@@ -297,9 +297,10 @@ func (r *Repo) writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbin
 		return "", fmt.Errorf("write pack: %w", err)
 	}
 	base := filepath.Join(dir, "pack-"+checksum.String())
-	if err := r.notePack(filepath.Base(base)); err != nil {
-		return "", err
-	}
+	// Bookkeeping only: a pack missing from git-edit's list is never
+	// rolled up and is left to the person's gc, so a failure to note it
+	// does not fail the edit.
+	_ = r.notePack(filepath.Base(base))
 	// The keep first: a gc must never see the pack without it.
 	if err := r.linkKeep(base + ".keep"); err != nil {
 		return "", err

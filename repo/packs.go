@@ -71,8 +71,9 @@ func (r *Repo) packListPath() string { return filepath.Join(r.StateDir(), packLi
 // notePack adds the pack named name (pack-<hex>) to git-edit's own. The
 // line is not fsynced: the list only says which packs git-edit may roll
 // up, and a name lost to a power cut leaves one pack to the person's gc.
-// A line torn by a crash does not parse and is ignored. The caller holds
-// the edit lock.
+// A line torn by a crash does not parse and is ignored; each name starts
+// on a line of its own (a newline first), so that a torn line never takes
+// the next name with it. The caller holds the edit lock.
 func (r *Repo) notePack(name string) error {
 	if err := os.MkdirAll(r.StateDir(), 0o777); err != nil {
 		return fmt.Errorf("note pack %s: %w", name, err)
@@ -81,7 +82,7 @@ func (r *Repo) notePack(name string) error {
 	if err != nil {
 		return fmt.Errorf("note pack %s: %w", name, err)
 	}
-	_, err = f.WriteString(name + "\n")
+	_, err = f.WriteString("\n" + name + "\n")
 	if err = errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("note pack %s: %w", name, err)
 	}

@@ -1,7 +1,10 @@
 package repo
 
 import (
+	"os"
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +50,36 @@ func TestGeometricSplitKeepsPacksFewAndCopiesLittle(t *testing.T) {
 		if (cap == 0 || cap >= 10) && perOp > 5*14 {
 			t.Errorf("gc.autoPackLimit %d: %.1f objects copied per operation, more than logarithmic", limit, perOp)
 		}
+	}
+}
+
+// A crash while a name was appended leaves a torn last line in git-edit's
+// pack list; the next name must still be read whole (before, it was
+// appended to the fragment, and that pack was never rolled up).
+func TestPackListSurvivesATornLine(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := "pack-" + strings.Repeat("a", 40)
+	b := "pack-" + strings.Repeat("b", 40)
+	if err := r.notePack(a); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(r.packListPath(), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("pack-cccc") // torn: no newline
+	f.Close()
+	if err := r.notePack(b); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.ownPackNames(); err != nil || !slices.Equal(got, []string{a, b}) {
+		t.Fatalf("pack list after a torn line: %v %v, want %v", got, err, []string{a, b})
 	}
 }
