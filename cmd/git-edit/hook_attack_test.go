@@ -96,7 +96,12 @@ func TestRecordHookInputApplyPatchSubject(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := mustRun(t, dir, string(in), "record", "--session", "s", "--hook-input")
+			// As a hook, record reports on stderr (stdout is the host's).
+			r := runCLI(t, string(in), "record", "--root", dir, "--session", "s", "--hook-input")
+			if r.code != 0 || r.stdout != "" {
+				t.Fatalf("record --hook-input: %+v", r)
+			}
+			out := r.stderr
 			tip := tipOf(t, dir)
 			if subject := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%s", tip)); subject != want {
 				t.Fatalf("subject %q, want %q; record printed:\n%s", subject, want, out)
