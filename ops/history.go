@@ -293,6 +293,13 @@ func (e *Engine) rollback(ctx context.Context, to string, force, dry bool) (Reve
 	}
 	res.Outcome, err = e.applyOrPreview(ctx, dry, paths, outsidePolicy(force), func(tx *session.Tx) (session.Plan, error) {
 		pl, discards, err := undo.PlanRollback(tx, e.Session, rb, force, "git-edit rollback")
+		if err == nil && len(discards) > 0 {
+			// The subject says whose work it discards: another
+			// session's edits are named as that session's.
+			base := strings.TrimSuffix(pl.Subject, undo.DiscardSuffix(discards))
+			e.whoseDiscards(discards)
+			pl.Subject = base + undo.DiscardSuffix(discards)
+		}
 		res.Discarded = discards
 		return pl, err
 	})

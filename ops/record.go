@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -21,6 +22,58 @@ type Recorded struct {
 	// regular file (a symlink, a FIFO...), a file over edit.maxFileSize, an
 	// unreadable one, a path whose directory is now a symlink.
 	Skipped []Skipped
+}
+
+// RecordScope says what a Record may take as its command's change (see
+// check).
+type RecordScope struct {
+	// All takes every change as the command's (record --all).
+	All bool
+	// Named: the command that ran is named (-m, or a hook's input), and
+	// the person says the changes are its.
+	Named bool
+}
+
+// ErrNotTheCommands refuses a record that would take changes as one
+// command's work when nothing says they are: see RecordScope.check.
+var ErrNotTheCommands = errors.New("which changes are the command's is not known")
+
+// check is the rule for what a record takes as its command's change.
+// Another session's edit on disk is never the command's: the session
+// records it first as a sync commit naming that session. The rest is the
+// command's when that is unambiguous: the person named the paths
+// (explicit), or a `record --before` of this session is pending (the hook
+// flow: everything changed since is the command's that ran after it), or
+// --all, or the command is named (-m, --hook-input), or there is one path
+// only. Otherwise (a bare `git edit record` with two or more changed
+// paths: the person's own unrecorded work may be among them) it refuses,
+// naming each path and whose it would be, and what to run instead.
+func (sc RecordScope) check(e *Engine, explicit bool) func(session.RecordPlan) error {
+	if sc.All || sc.Named || explicit {
+		return nil
+	}
+	return func(plan session.RecordPlan) error {
+		if plan.BeforePending || len(plan.Changed) < 2 {
+			return nil
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "record would take %d changed paths as one command's change, and nothing says they are (no `record --before` ran before the command, and no PATH or -m was given); your own unrecorded changes may be among them:\n", len(plan.Changed))
+		for _, p := range plan.Changed {
+			fmt.Fprintf(&b, "  %s: changed on disk by no git-edit session (yours, or a command's)\n", QuotePath(p))
+		}
+		var others []string
+		for p := range plan.Others {
+			others = append(others, p)
+		}
+		slices.Sort(others)
+		for _, p := range others {
+			fmt.Fprintf(&b, "  %s: the edit of session %s (recorded as its, in a sync commit, never as the command's)\n", QuotePath(p), plan.Others[p])
+		}
+		flag := session.HintFlag(e.Session.Name)
+		fmt.Fprintf(&b, "Record only the command's files with `git edit record%s PATH…`, or every path as the command's change with `git edit record%s --all`; "+
+			"next time run `git edit record%s --before` before the command, so that the record after it holds only what the command changed", flag, flag, flag)
+		return fmt.Errorf("%w: %s", ErrNotTheCommands, b.String())
+	}
 }
 
 // Skipped is a changed path that Record did not record.
@@ -43,7 +96,7 @@ type Skipped struct {
 // paths the session recorded differently from HEAD are added (a shell
 // command may have put one back to HEAD's bytes, which git status does not
 // show). Only those are read and compared, as session.Apply compares them.
-func (e *Engine) Record(ctx context.Context, args []string, op, subject, body string) (res Recorded, err error) {
+func (e *Engine) Record(ctx context.Context, args []string, op, subject, body string, scope RecordScope) (res Recorded, err error) {
 	// Within the engine's Timeout, as every operation.
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
@@ -87,10 +140,15 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 		}
 		paths = append(paths, p)
 	}
+	if len(paths) == 0 && op == session.OpSync {
+		// Nothing to record before the command: still, the record after
+		// it means the command (see session.RecordPlan.BeforePending).
+		return res, e.Session.MarkBefore(ctx)
+	}
 	// A path that cannot be read as a file is refused by the session with
 	// a *session.PathError: leave it out, say why, record the rest.
 	for len(paths) > 0 {
-		res.Recorded, err = e.Session.Record(ctx, paths, op, subject, body)
+		res.Recorded, err = e.Session.RecordChecked(ctx, paths, op, subject, body, scope.check(e, len(args) > 0))
 		pe, ok := errors.AsType[*session.PathError](err)
 		if !ok {
 			break
@@ -109,7 +167,10 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 		if tc, ok := errors.AsType[*repo.TreeConflictError](reason); ok {
 			// The commit would have deleted tc.Other without saying so
 			// (see repo.EditTree): say how to record both.
-			reason = fmt.Errorf("%w; to record it, move %s aside and run record (its removal is recorded), then put it back and record again", reason, tc.Other)
+			// The commands name the path and the session, so that they
+			// record it as printed, from any state (see RecordScope).
+			cmd := "git edit record" + session.HintFlag(e.Session.Name) + " " + session.ShellQuote(tc.Other)
+			reason = fmt.Errorf("%w; to record it, move %s aside and run `%s` (its removal is recorded), then put it back and run `%s` again", reason, tc.Other, cmd, cmd)
 		}
 		res.Skipped = append(res.Skipped, Skipped{Path: pe.Path, Reason: reason})
 		err = nil // left out: with none left, nothing is recorded, and that is no error

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/git-edit/git-edit/repo/session"
@@ -97,4 +98,43 @@ func (e *Engine) whoseRefusal(err error) {
 	if errors.As(err, &pw) {
 		e.whoseDiscards(pw.Discards)
 	}
+}
+
+// ErrOtherSessionsEdit refuses an undo or redo of a commit that is another
+// session's: see OtherSessionsEdit.
+var ErrOtherSessionsEdit = errors.New("the edit is another session's")
+
+// OtherSessionsEdit says which other session holds the commit name (an id
+// prefix of 4 or more hex digits, as undo takes it), when this session has
+// none by that name: an undo or redo of it here would otherwise read as
+// "nothing left to undo". It returns "" when no other session, or more
+// than one, has it, or name is no id.
+func (e *Engine) OtherSessionsEdit(name string) (string, undo.Commit) {
+	if len(name) < 4 || strings.Trim(strings.ToLower(name), "0123456789abcdef") != "" {
+		return "", undo.Commit{}
+	}
+	all, err := session.All(e.Repo)
+	if err != nil {
+		return "", undo.Commit{}
+	}
+	var owner string
+	var found undo.Commit
+	for _, s := range all {
+		if s.Name == e.Session.Name {
+			continue
+		}
+		tip, err := s.Tip()
+		if err != nil || tip.IsZero() {
+			continue
+		}
+		c, err := undo.Resolve(s, tip, name)
+		if err != nil {
+			continue
+		}
+		if owner != "" && c.Hash != found.Hash {
+			return "", undo.Commit{} // ambiguous: the refusal as it was says more
+		}
+		owner, found = s.Name, c
+	}
+	return owner, found
 }

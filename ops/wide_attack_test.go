@@ -37,7 +37,7 @@ func TestAttackWideCommitDecodesItOnce(t *testing.T) {
 		return e
 	}
 	e := open()
-	rec, err := e.Record(ctx, nil, session.OpRecord, "gofmt -w .", "")
+	rec, err := e.Record(ctx, nil, session.OpRecord, "gofmt -w .", "", ops.RecordScope{Named: true})
 	e.Close()
 	if err != nil || rec.Commit.Hash.IsZero() {
 		t.Fatalf("record: %v", err)

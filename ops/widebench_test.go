@@ -30,7 +30,7 @@ func buildWideSession(b *testing.B, files int) string {
 		b.Fatal(err)
 	}
 	defer e.Close()
-	rec, err := e.Record(context.Background(), nil, session.OpRecord, "gofmt -w .", "")
+	rec, err := e.Record(context.Background(), nil, session.OpRecord, "gofmt -w .", "", ops.RecordScope{Named: true})
 	if err != nil || rec.Commit.Hash.IsZero() {
 		b.Fatalf("record: %v", err)
 	}

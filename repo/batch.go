@@ -27,8 +27,9 @@ import (
 // `git gc --prune=now` cannot remove an edit's objects between their write
 // and the ref update (loose objects could be pruned in that window, leaving
 // a ref that names a missing commit). Once the ref moved the keep file is
-// removed and the pack is an ordinary one that the next gc folds in. A keep
-// file left by a git-edit that died is removed by the next operation.
+// removed and the pack is an ordinary one, which git-edit itself rolls up
+// with its other small packs (packs.go) and the person's gc may fold in. A
+// keep file left by a git-edit that died is removed by the next operation.
 //
 // One pack per operation also means one temporary file, one index and one
 // directory fsync per edit, instead of one file and fsync per object.
@@ -148,8 +149,17 @@ func (b *ObjectBatch) Release() {
 // End finishes the batch: unflushed objects are dropped, and a pack that
 // was written but never released is deleted (index first, so no reader
 // sees a pack without its index).
+//
+// After a released pack, End rolls git-edit's smallest packs into one
+// (ConsolidatePacks), still under the edit lock, so that a session of any
+// length leaves a bounded number of packs. The edit is done by then: a
+// roll-up that fails deletes nothing, and the next operation tries again.
 func (b *ObjectBatch) End() {
 	b.take()
+	if b.released && b.packBase != "" {
+		b.r.ConsolidatePacks() // see above: its failure costs no object and no edit
+		return
+	}
 	if b.released || b.packBase == "" {
 		return
 	}
@@ -286,51 +296,17 @@ func (r *Repo) writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbin
 	if err := errors.Join(packTmp.Sync(), packTmp.Close()); err != nil {
 		return "", fmt.Errorf("write pack: %w", err)
 	}
-	if err := idx.OnFooter(checksum); err != nil {
-		return "", fmt.Errorf("index pack: %w", err)
-	}
-	index, err := idx.Index()
-	if err != nil {
-		return "", fmt.Errorf("index pack: %w", err)
-	}
-	idxTmp, err := createTemp(dir, "tmp_idx_")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(idxTmp.Name())
-	// go-git's encoder writes the index a few bytes at a time (one write
-	// per fan-out entry: 256 and more); buffered, it takes one or two.
-	iw := bufio.NewWriterSize(idxTmp, 64<<10)
-	if _, err := idxfile.NewEncoder(iw).Encode(index); err != nil {
-		idxTmp.Close()
-		return "", fmt.Errorf("write pack index: %w", err)
-	}
-	if err := iw.Flush(); err != nil {
-		idxTmp.Close()
-		return "", fmt.Errorf("write pack index: %w", err)
-	}
-	if err := errors.Join(idxTmp.Chmod(0o444), idxTmp.Sync(), idxTmp.Close()); err != nil {
-		return "", fmt.Errorf("write pack index: %w", err)
-	}
 	base := filepath.Join(dir, "pack-"+checksum.String())
+	// Bookkeeping only: a pack missing from git-edit's list is never
+	// rolled up and is left to the person's gc, so a failure to note it
+	// does not fail the edit.
+	_ = r.notePack(filepath.Base(base))
 	// The keep first: a gc must never see the pack without it.
 	if err := r.linkKeep(base + ".keep"); err != nil {
 		return "", err
 	}
-	if err := os.Chmod(packTmp.Name(), 0o444); err != nil {
+	if err := installPack(dir, packTmp.Name(), idx, checksum, base, true); err != nil {
 		os.Remove(base + ".keep")
-		return "", fmt.Errorf("store pack: %w", err)
-	}
-	if err := os.Rename(packTmp.Name(), base+".pack"); err != nil {
-		os.Remove(base + ".keep")
-		return "", fmt.Errorf("store pack: %w", err)
-	}
-	if err := os.Rename(idxTmp.Name(), base+".idx"); err != nil {
-		os.Remove(base + ".pack")
-		os.Remove(base + ".keep")
-		return "", fmt.Errorf("store pack index: %w", err)
-	}
-	if err := syncDir(dir); err != nil {
 		return "", err
 	}
 	return base, nil

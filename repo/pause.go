@@ -19,6 +19,12 @@ var pauseHook atomic.Pointer[func(point, path string)]
 // the swap or removal comes next; a program opening the file for writing
 // now waits until git-edit is done with it, and breaks the lease), and
 // "files-written" (the ref moves next). Putting files back after a failure has no pause points.
+// After an operation whose pack was released, the roll-up of git-edit's
+// own packs (ConsolidatePacks) pauses at "consolidate-chosen" (the packs to
+// roll up are chosen, nothing written) and "consolidate-written" (the new
+// pack and its index are in place, no old pack deleted yet); these are
+// also crash points, with "consolidate-deleting" after each old pack
+// deleted.
 // path names the file concerned, or is empty. Tests use it to make races
 // deterministic: the hook runs the racing action, then returns. It returns
 // a function that removes the hook. Never set outside tests.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/git-edit/git-edit/diffview"
+	"slices"
 	"strings"
 	"time"
 
@@ -274,9 +275,7 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 		return session.Plan{}, nil, err
 	}
 	var discards []Discard
-	var discardedPaths []string
 	for _, f := range changing {
-		n := len(discards)
 		if outside[f.Path] {
 			discards = append(discards, Discard{Path: f.Path, Kind: DiscardDisk})
 		}
@@ -298,9 +297,6 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 				discards = append(discards, Discard{Path: f.Path, Kind: DiscardHead, Commit: tx.Base, Base: rb.Base})
 			}
 		}
-		if len(discards) > n {
-			discardedPaths = append(discardedPaths, f.Path)
-		}
 	}
 	if len(discards) > 0 && !force {
 		return session.Plan{}, nil, &PersonsWorkError{Session: s.SessionName(), Discards: discards}
@@ -309,10 +305,46 @@ func PlanRollback(tx *session.Tx, s Store, rb Rollback, force bool, tool string)
 	if !rb.To.IsZero() {
 		dest, subject = rb.To.String(), "rollback to "+rb.To.String()[:12]
 	}
-	if len(discardedPaths) > 0 {
-		subject += ", discarding the person's changes to " + listPaths(discardedPaths)
-	}
+	subject += DiscardSuffix(discards)
 	return session.Plan{Changes: changes, Subject: subject, Meta: session.Meta{Op: session.OpRollback, Tool: tool, RollbackTo: dest}}, discards, nil
+}
+
+// DiscardSuffix is what a forced rollback's subject says it discarded,
+// and whose: ", discarding the person's changes to a.txt" for changes no
+// session made (or not known to be a session's), ", discarding edits of
+// session b to x.c" for another session's edits (Discard.Sessions, filled
+// in by the engine), both where both were discarded; "" for none.
+func DiscardSuffix(ds []Discard) string {
+	var person, names []string
+	bySession := map[string][]string{}
+	for _, d := range ds {
+		if len(d.Sessions) == 0 || d.ByHand {
+			if !slices.Contains(person, d.Path) {
+				person = append(person, d.Path)
+			}
+			continue
+		}
+		for _, n := range d.Sessions {
+			n, _, _ = strings.Cut(n, " (") // "b (1234567)": the session's name
+			if _, seen := bySession[n]; !seen {
+				names = append(names, n)
+			}
+			if !slices.Contains(bySession[n], d.Path) {
+				bySession[n] = append(bySession[n], d.Path)
+			}
+		}
+	}
+	var parts []string
+	if len(person) > 0 {
+		parts = append(parts, "the person's changes to "+listPaths(person))
+	}
+	for _, n := range names {
+		parts = append(parts, "edits of session "+n+" to "+listPaths(bySession[n]))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", discarding " + strings.Join(parts, "; ")
 }
 
 // syncsReversed lists the sync commits of path in the range the rollback

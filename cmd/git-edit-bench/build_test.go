@@ -84,19 +84,22 @@ func gitEdit(t *testing.T) string {
 	return binPath
 }
 
-// A built session is one git-edit reads as its own: sessions counts its
-// edits, log lists them with their line counts, and the next real edit,
-// of a built path and of a new one, follows it without a sync commit.
+// A built session is one git-edit reads as its own, made as an agent
+// makes one: sessions counts its edits, log lists them (str_replace and
+// insert, with their line counts), every edit is its own operation (one
+// ref update each, never fast-import), and the next real edit, of a built
+// path and of a new one, follows it without a sync commit.
 func TestBuildSessionIsOneGitEditReads(t *testing.T) {
 	bin := gitEdit(t)
 	files := map[string]string{"other.txt": "x\n"}
-	paths := []string{"hist/a.txt", "hist/b.txt", "hist/c.txt"}
+	paths := []string{"hist/a.txt", "hist/d/b.txt", "hist/e/c.txt"}
 	for _, p := range append(paths, "new.txt") {
 		files[p] = string(histFile(0))
 	}
 	dir := gittest.NewWithCommit(t, files)
 	const n = 20
-	if err := buildSession(dir, bin, "built", n, paths); err != nil {
+	counters, err := buildSession(dir, bin, "built", n, paths)
+	if err != nil {
 		t.Fatal(err)
 	}
 	gittest.Fsck(t, dir)
@@ -138,19 +141,23 @@ func TestBuildSessionIsOneGitEditReads(t *testing.T) {
 		t.Fatalf("log lists %d commits, want %d", len(log), n)
 	}
 	for i, e := range log {
-		want := paths[(n-1-i)%len(paths)]
-		if e.Op != "edit" || e.Tool != "text_editor.str_replace" || len(e.Paths) != 1 || e.Paths[0] != want || e.Added != 1 || e.Removed != 1 {
-			t.Fatalf("log entry %d: %+v, want an edit of %s, +1 -1", i, e, want)
+		k := n - 1 - i // the edit's number, from 0
+		want, tool, removed := paths[k%len(paths)], "text_editor.str_replace", 1
+		if k%insertEvery == insertEvery-1 {
+			tool, removed = "text_editor.insert", 0
 		}
+		if e.Op != "edit" || e.Tool != tool || len(e.Paths) != 1 || e.Paths[0] != want || e.Added != 1 || e.Removed != removed {
+			t.Fatalf("log entry %d: %+v, want a %s of %s, +1 -%d", i, e, tool, want, removed)
+		}
+	}
+	// One ref update per edit: each was its own operation.
+	if got := strings.Count(gittest.Git(t, dir, "reflog", "show", "refs/edits/built"), "\n"); got != n {
+		t.Fatalf("the session's ref moved %d times for %d edits", got, n)
 	}
 	// Real edits follow, with no sync commit: the built state is git-edit's.
 	tip := gittest.Rev(t, dir, "refs/edits/built")
-	c := (n + len(paths) - 1) / len(paths) // edits of paths[0]
 	for _, p := range []string{paths[0], "new.txt"} {
-		from := c
-		if p == "new.txt" {
-			from = 0
-		}
+		from := counters[p]
 		args := fmt.Sprintf(`{"command":"str_replace","path":%q,"old_str":%q,"new_str":%q}`, p, counterLine(from), counterLine(from+1))
 		if out := run(args, "call", "--session", "built", texteditor.ToolName); !strings.Contains(out, `"success"`) {
 			t.Fatalf("edit of %s: %s", p, out)

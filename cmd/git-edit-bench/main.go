@@ -16,11 +16,13 @@
 //     itself slow, kept as the case that flatters git-edit.
 //
 // Each run copies them into a work directory (a temporary one unless -out
-// names it; removed at the end unless -keep), builds a 10,000-edit and a
-// 100-edit session in two more copies of the git-shaped one (built with
-// fast-import from git-edit's own commits as models, see histsession.go),
-// and measures, each work right beside its baseline, alternating which
-// goes first, the pairs in a rotating order:
+// names it; removed at the end unless -keep), takes a 2,000-edit and a
+// 100-edit session in two more copies of the git-shaped one (made as an
+// agent makes them, by MCP text_editor calls to git-edit's own server, see
+// histsession.go; cached by the binary's id, since each build stores its
+// objects its own way), and measures, each work right beside its
+// baseline, alternating which goes first, the pairs in a rotating order
+// (-history: the history rows only):
 //
 //   - a cold `git-edit call text_editor str_replace` of a 50 KB file
 //     against `git add F && git commit -q` of the same change, in both
@@ -33,8 +35,9 @@
 //   - `git-edit log -n 20` on a session of 1 MB edits against
 //     `git log --numstat -20` of its ref;
 //   - the first edit of a path new to the session, show, diff, sessions,
-//     undo, log -n 20 and edit_history on the 10,000-edit session against
-//     the 100-edit one;
+//     undo, log -n 20 and edit_history on the 2,000-edit session against
+//     the 100-edit one, then the packs the long session left and what
+//     `git gc --auto` does after it;
 //   - warm MCP str_replace through the official Go SDK client against the
 //     MCP reference filesystem server's edit_file (installed with npm into
 //     the cache; skipped, and said so, without node and npm), 50 KB and
@@ -70,9 +73,10 @@ func main() {
 	flag.StringVar(&o.cache, "cache", "", "directory of the generated repositories, kept between runs (default: $TMPDIR/git-edit-bench-cache/"+cacheVersion+")")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory when done")
 	flag.BoolVar(&o.fresh, "fresh", false, "regenerate the cached repositories")
-	flag.BoolVar(&o.quick, "quick", false, "a short run: 5 rounds (unless -n), one RSS run, a 10,000-edit session all the same")
+	flag.BoolVar(&o.quick, "quick", false, "a short run: 5 rounds (unless -n), one RSS run, a 2,000-edit session all the same")
 	flag.IntVar(&o.n, "n", 0, "measured rounds of each pair (default 30; 5 with -quick)")
 	flag.StringVar(&o.bin, "bin", "", "measure this git-edit binary instead of building one (to compare builds)")
+	flag.BoolVar(&o.history, "history", false, "measure only the history rows (the 2,000-edit session against the 100-edit one)")
 	flag.Parse()
 	if err := run(o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintf(os.Stderr, "git-edit-bench: %v\n", err)
@@ -94,9 +98,10 @@ const (
 	mcp1m     = "bench/mcp1m.txt"
 	histDir   = "bench/hist" // the files the built sessions edit
 	newDir    = "bench/new"  // files the history rows edit first, one per run
-	histPaths = 10
+	histPaths = 40
+	histDirs  = 8
 	// bigEdits and smallEdits are the lengths of the two built sessions.
-	bigEdits, smallEdits = 10000, 100
+	bigEdits, smallEdits = 2000, 100
 	// logEdits is the length of the session of 1 MB edits.
 	logEdits = 25
 )
@@ -104,6 +109,7 @@ const (
 type options struct {
 	out, cache, bin    string
 	keep, fresh, quick bool
+	history            bool
 	n                  int
 }
 
@@ -193,33 +199,56 @@ func run(o options, stdout, logw io.Writer) (err error) {
 	}
 	notes = append(notes, fmt.Sprintf("git-shaped repository: %s; %s", objectCount(shapedCache), took))
 	logf("%s", notes[len(notes)-1])
-	bigCache, took, err := cached(filepath.Join(cache, "big"), func(dir string) error { return packtest.Generate(dir, bigSpec) })
-	if err != nil {
-		return fmt.Errorf("generate the big-index repository: %w", err)
+	var bigCache string
+	if !o.history {
+		bigCache, took, err = cached(filepath.Join(cache, "big"), func(dir string) error { return packtest.Generate(dir, bigSpec) })
+		if err != nil {
+			return fmt.Errorf("generate the big-index repository: %w", err)
+		}
+		notes = append(notes, fmt.Sprintf("big-index repository: %d files, %s; %s", bigSpec.Files+len(bigSpec.Extra), objectCount(bigCache), took))
+		logf("%s", notes[len(notes)-1])
 	}
-	notes = append(notes, fmt.Sprintf("big-index repository: %d files, %s; %s", bigSpec.Files+len(bigSpec.Extra), objectCount(bigCache), took))
-	logf("%s", notes[len(notes)-1])
+
+	// The sessions the history rows read, built by real MCP edits of
+	// this very binary (each build stores its objects its own way), in
+	// copies of the git-shaped repository, cached by the binary's id.
+	binID, err := binaryID(bin)
+	if err != nil {
+		return err
+	}
+	newFiles := max(n+2, 64)
+	histCache := map[int]string{}
+	for _, edits := range []int{bigEdits, smallEdits} {
+		dir := filepath.Join(cache, fmt.Sprintf("hist%d-new%d-%s", edits, newFiles, binID))
+		histCache[edits], took, err = cached(dir, func(tmp string) error {
+			if err := os.Remove(tmp); err != nil { // copyRepo makes it
+				return err
+			}
+			if err := copyRepo(shapedCache, tmp); err != nil {
+				return err
+			}
+			return prepareHistory(tmp, bin, edits, newFiles)
+		})
+		if err != nil {
+			return fmt.Errorf("build the %d-edit session: %w", edits, err)
+		}
+		notes = append(notes, fmt.Sprintf("%d-edit session, made by %d MCP text_editor calls: %s; %s", edits, edits, objectCount(histCache[edits]), took))
+		logf("%s", notes[len(notes)-1])
+	}
 
 	// The work copies.
 	shaped, big := filepath.Join(out, "shaped"), filepath.Join(out, "big")
-	h10k, h100 := filepath.Join(out, "hist10k"), filepath.Join(out, "hist100")
-	for _, c := range []struct{ from, to string }{{shapedCache, shaped}, {bigCache, big}, {shapedCache, h10k}, {shapedCache, h100}} {
+	hLong, h100 := filepath.Join(out, fmt.Sprintf("hist%d", bigEdits)), filepath.Join(out, "hist100")
+	copies := []struct{ from, to string }{{histCache[bigEdits], hLong}, {histCache[smallEdits], h100}}
+	if !o.history {
+		copies = append(copies, struct{ from, to string }{shapedCache, shaped}, struct{ from, to string }{bigCache, big})
+	}
+	for _, c := range copies {
 		start := time.Now()
 		if err := copyRepo(c.from, c.to); err != nil {
 			return err
 		}
 		logf("copied %s in %s", c.to, time.Since(start).Round(time.Millisecond))
-	}
-	newFiles := n + 2
-	for _, s := range []struct {
-		dir   string
-		edits int
-	}{{h10k, bigEdits}, {h100, smallEdits}} {
-		start := time.Now()
-		if err := prepareHistory(s.dir, bin, s.edits, newFiles); err != nil {
-			return fmt.Errorf("build the %d-edit session: %w", s.edits, err)
-		}
-		logf("built a %d-edit session in %s in %s", s.edits, s.dir, time.Since(start).Round(time.Millisecond))
 	}
 
 	counters := map[string]int{} // per repo and file: the value of its counter line
@@ -276,11 +305,13 @@ func run(o options, stdout, logw io.Writer) (err error) {
 	}
 	ser := func(name string, run func(bool) (sample, error)) *series { return &series{name: name, run: run} }
 
-	// A session of 1 MB edits for log, made by git-edit itself.
-	logf("making a session of %d edits of a 1 MB file", logEdits)
-	for range logEdits {
-		if _, err := edit(shaped, "log1m", log1m)(false); err != nil {
-			return err
+	if !o.history {
+		// A session of 1 MB edits for log, made by git-edit itself.
+		logf("making a session of %d edits of a 1 MB file", logEdits)
+		for range logEdits {
+			if _, err := edit(shaped, "log1m", log1m)(false); err != nil {
+				return err
+			}
 		}
 	}
 
@@ -294,18 +325,21 @@ func run(o options, stdout, logw io.Writer) (err error) {
 		targets = append(targets, target{p, ratio})
 		return p
 	}
-	add(ser("cold git-edit str_replace, 50 KB, git-shaped", edit(shaped, "cold", file50k)),
-		ser("git add && git commit -q, git-shaped", gitCommit(shaped, base50k, false)), 0.3, true)
-	add(ser("cold git-edit str_replace, 50 KB, big-index", edit(big, "cold", file50k)),
-		ser("git add && git commit -q, big-index", gitCommit(big, base50k, false)), 0.15, false)
-	add(ser("git-edit record, 3 files changed by the shell, big-index", recordThree(big, bin)),
-		ser("git status, big-index", proc(big, "", "git", "status")), 2, false)
-	add(ser("git-edit tools (process start)", proc(shaped, "", bin, "tools")),
-		ser("Go hello-world", proc(shaped, "", hello)), 2, false)
-	tenMB := add(ser("cold git-edit str_replace, 10 MB, git-shaped", edit(shaped, "big", file10m)),
-		ser("sed -i + git add && git commit -q", gitCommit(shaped, base10m, true)), 0.5, true)
-	add(ser("git-edit log -n 20, session of 1 MB edits", proc(shaped, "", bin, "log", "-n", "20", "--session", "log1m")),
-		ser("git log --numstat -20 of its ref", proc(shaped, "", "git", "log", "--numstat", "-20", "refs/edits/log1m")), 0.5, false)
+	var tenMB *pair
+	if !o.history {
+		add(ser("cold git-edit str_replace, 50 KB, git-shaped", edit(shaped, "cold", file50k)),
+			ser("git add && git commit -q, git-shaped", gitCommit(shaped, base50k, false)), 0.3, true)
+		add(ser("cold git-edit str_replace, 50 KB, big-index", edit(big, "cold", file50k)),
+			ser("git add && git commit -q, big-index", gitCommit(big, base50k, false)), 0.15, false)
+		add(ser("git-edit record, 3 files changed by the shell, big-index", recordThree(big, bin)),
+			ser("git status, big-index", proc(big, "", "git", "status")), 2, false)
+		add(ser("git-edit tools (process start)", proc(shaped, "", bin, "tools")),
+			ser("Go hello-world", proc(shaped, "", hello)), 2, false)
+		tenMB = add(ser("cold git-edit str_replace, 10 MB, git-shaped", edit(shaped, "big", file10m)),
+			ser("sed -i + git add && git commit -q", gitCommit(shaped, base10m, true)), 0.5, true)
+		add(ser("git-edit log -n 20, session of 1 MB edits", proc(shaped, "", bin, "log", "-n", "20", "--session", "log1m")),
+			ser("git log --numstat -20 of its ref", proc(shaped, "", "git", "log", "--numstat", "-20", "refs/edits/log1m")), 0.5, false)
+	}
 	next := map[string]int{}
 	newEdit := func(dir string) func(bool) (sample, error) {
 		return func(rss bool) (sample, error) {
@@ -318,7 +352,7 @@ func run(o options, stdout, logw io.Writer) (err error) {
 		}
 	}
 	hist := func(what string, run func(dir string) func(bool) (sample, error)) {
-		add(ser(fmt.Sprintf("%s, %d-edit session", what, bigEdits), run(h10k)),
+		add(ser(fmt.Sprintf("%s, %d-edit session", what, bigEdits), run(hLong)),
 			ser(fmt.Sprintf("%d-edit session", smallEdits), run(h100)), 1.5, false)
 	}
 	gitEdit := func(stdin string, args ...string) func(string) func(bool) (sample, error) {
@@ -368,59 +402,77 @@ func run(o options, stdout, logw io.Writer) (err error) {
 		}
 	}
 
-	// Warm MCP.
-	entry, err := refServer(cache, logf)
-	if err != nil {
-		rows = append(rows, row{work: "warm MCP str_replace, 50 KB and 1 MB", verdict: "not measured: " + err.Error()})
-	} else {
-		logf("measuring %d warm MCP calls of each server at 50 KB and 1 MB, alternating", n)
-		refDir := filepath.Join(out, "refserver")
-		if err := os.MkdirAll(refDir, 0o777); err != nil {
-			return err
-		}
-		node, _ := exec.LookPath("node")
-		mp, err := mcpPairs(context.Background(), bin, node, entry, shaped, refDir, map[int]string{50 << 10: mcp50k, 1 << 20: mcp1m}, n)
+	if !o.history {
+		// Warm MCP.
+		entry, err := refServer(cache, logf)
 		if err != nil {
-			return err
+			rows = append(rows, row{work: "warm MCP str_replace, 50 KB and 1 MB", verdict: "not measured: " + err.Error()})
+		} else {
+			logf("measuring %d warm MCP calls of each server at 50 KB and 1 MB, alternating", n)
+			refDir := filepath.Join(out, "refserver")
+			if err := os.MkdirAll(refDir, 0o777); err != nil {
+				return err
+			}
+			node, _ := exec.LookPath("node")
+			mp, err := mcpPairs(context.Background(), bin, node, entry, shaped, refDir, map[int]string{50 << 10: mcp50k, 1 << 20: mcp1m}, n)
+			if err != nil {
+				return err
+			}
+			for _, p := range mp {
+				rows = append(rows, pairRow(p, 0.5))
+			}
+			// What no committing edit can go below on this disk: the five
+			// fsyncs an edit makes, with nothing else.
+			floor, err := fsyncFloor(out, n)
+			if err != nil {
+				return err
+			}
+			ref := durations(mp[0].b.samples)
+			rows = append(rows, row{work: "physical floor: a 50 KB file and four 300 B files written and fsynced, in process",
+				med: ms(quantile(floor, 0.5)), p90: ms(quantile(floor, 0.9)), baseline: mp[0].b.name, bmed: ms(quantile(ref, 0.5)),
+				ratio: fmt.Sprintf("%.3g", float64(quantile(floor, 0.5))/float64(quantile(ref, 0.5)))})
+			notes = append(notes, "reference server: "+refServerPkg[:strings.LastIndex(refServerPkg, "@")]+" "+refVersion(entry))
 		}
-		for _, p := range mp {
-			rows = append(rows, pairRow(p, 0.5))
+
+		// fsyncs of one cold edit.
+		if _, err := exec.LookPath("strace"); err != nil {
+			rows = append(rows, row{work: "fsync + fdatasync calls of one cold edit", target: "≤ 5", verdict: "not measured: strace is missing (apt-get install strace)"})
+		} else {
+			c := counters[shaped+"\x00"+file50k]
+			mine, err := straceFsyncs(shaped, strings.NewReader(fmt.Sprintf(`{"command":"str_replace","path":%q,"old_str":%q,"new_str":%q}`, file50k, counterLine(c), counterLine(c+1))),
+				bin, "call", "--session", "cold", texteditor.ToolName)
+			if err != nil {
+				return err
+			}
+			counters[shaped+"\x00"+file50k] = c + 1
+			c = counters[shaped+"\x00"+base50k]
+			if err := replaceInFile(filepath.Join(shaped, base50k), counterLine(c), counterLine(c+1)); err != nil {
+				return err
+			}
+			theirs, err := straceFsyncs(shaped, nil, "sh", "-c", fmt.Sprintf("git add %s && git commit -q -m 'counter %d'", base50k, c+1))
+			if err != nil {
+				return err
+			}
+			counters[shaped+"\x00"+base50k] = c + 1
+			rows = append(rows, row{work: "fsync + fdatasync calls of one cold edit (strace -f)", med: fmt.Sprint(mine),
+				baseline: "git add && git commit -q", bmed: fmt.Sprint(theirs), target: "≤ 5", verdict: verdict(mine <= 5)})
 		}
-		// What no committing edit can go below on this disk: the five
-		// fsyncs an edit makes, with nothing else.
-		floor, err := fsyncFloor(out, n)
-		if err != nil {
-			return err
-		}
-		ref := durations(mp[0].b.samples)
-		rows = append(rows, row{work: "physical floor: a 50 KB file and four 300 B files written and fsynced, in process",
-			med: ms(quantile(floor, 0.5)), p90: ms(quantile(floor, 0.9)), baseline: mp[0].b.name, bmed: ms(quantile(ref, 0.5)),
-			ratio: fmt.Sprintf("%.3g", float64(quantile(floor, 0.5))/float64(quantile(ref, 0.5)))})
-		notes = append(notes, "reference server: "+refServerPkg[:strings.LastIndex(refServerPkg, "@")]+" "+refVersion(entry))
 	}
 
-	// fsyncs of one cold edit.
-	if _, err := exec.LookPath("strace"); err != nil {
-		rows = append(rows, row{work: "fsync + fdatasync calls of one cold edit", target: "≤ 5", verdict: "not measured: strace is missing (apt-get install strace)"})
-	} else {
-		c := counters[shaped+"\x00"+file50k]
-		mine, err := straceFsyncs(shaped, strings.NewReader(fmt.Sprintf(`{"command":"str_replace","path":%q,"old_str":%q,"new_str":%q}`, file50k, counterLine(c), counterLine(c+1))),
-			bin, "call", "--session", "cold", texteditor.ToolName)
-		if err != nil {
-			return err
-		}
-		counters[shaped+"\x00"+file50k] = c + 1
-		c = counters[shaped+"\x00"+base50k]
-		if err := replaceInFile(filepath.Join(shaped, base50k), counterLine(c), counterLine(c+1)); err != nil {
-			return err
-		}
-		theirs, err := straceFsyncs(shaped, nil, "sh", "-c", fmt.Sprintf("git add %s && git commit -q -m 'counter %d'", base50k, c+1))
-		if err != nil {
-			return err
-		}
-		counters[shaped+"\x00"+base50k] = c + 1
-		rows = append(rows, row{work: "fsync + fdatasync calls of one cold edit (strace -f)", med: fmt.Sprint(mine),
-			baseline: "git add && git commit -q", bmed: fmt.Sprint(theirs), target: "≤ 5", verdict: verdict(mine <= 5)})
+	// What the long session left for the person's git: its packs, and
+	// whether the `git gc --auto` that their next commit runs would start
+	// (run last, in the work copy, since it may repack it).
+	notes = append(notes, fmt.Sprintf("after the %d-edit session: %s", bigEdits, objectCount(hLong)))
+	gc := exec.Command("git", "-c", "gc.autoDetach=false", "gc", "--auto")
+	gc.Dir, gc.Env = hLong, packtest.Env()
+	gcOut, gcErr := gc.CombinedOutput()
+	switch {
+	case gcErr != nil:
+		notes = append(notes, fmt.Sprintf("git gc --auto after the %d-edit session failed: %v %s", bigEdits, gcErr, gcOut))
+	case len(gcOut) == 0:
+		notes = append(notes, fmt.Sprintf("git gc --auto after the %d-edit session printed nothing (no repack started)", bigEdits))
+	default:
+		notes = append(notes, fmt.Sprintf("git gc --auto after the %d-edit session started a repack: %q; then %s", bigEdits, strings.TrimSpace(string(gcOut)), objectCount(hLong)))
 	}
 
 	fmt.Fprintln(stdout)

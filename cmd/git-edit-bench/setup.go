@@ -57,12 +57,14 @@ func copyRepo(from, to string) error {
 }
 
 // prepareHistory commits the files the history rows edit (histPaths files
-// the session edits in turn, newFiles the first-edit row takes one each
-// run) and builds a session "hist" of edits on them.
+// in histDirs directories that the session edits in turn, newFiles the
+// first-edit row takes one each run) and builds a session "hist" of edits
+// on them with real MCP calls (buildSession).
 func prepareHistory(dir, bin string, edits, newFiles int) error {
 	var paths []string
 	for i := range histPaths {
-		paths = append(paths, fmt.Sprintf("%s/h%02d.txt", histDir, i))
+		// Spread over directories, as a project's files are.
+		paths = append(paths, fmt.Sprintf("%s/d%d/h%02d.txt", histDir, i%histDirs, i))
 	}
 	var all []string
 	all = append(all, paths...)
@@ -83,7 +85,7 @@ func prepareHistory(dir, bin string, edits, newFiles int) error {
 	if _, err := packtest.Git(dir, nil, "commit", "-q", "-m", "the history benchmark's files"); err != nil {
 		return err
 	}
-	if err := buildSession(dir, bin, "hist", edits, paths); err != nil {
+	if _, err := buildSession(dir, bin, "hist", edits, paths); err != nil {
 		return err
 	}
 	// git-edit must read it as a session of that many edits.

@@ -333,7 +333,7 @@ func TestAttackRecordSaysWhatItRecords(t *testing.T) {
 					t.Errorf("no warning names %s:\n%s", p, r.stderr)
 				}
 			}
-			if !strings.Contains(r.stderr, "move "+tc.moved+" aside and run record") {
+			if !strings.Contains(r.stderr, "move "+tc.moved+" aside and run `git edit record --session s "+tc.moved+"`") {
 				t.Errorf("no warning says how to record it:\n%s", r.stderr)
 			}
 			// The commit changes exactly a.txt, as printed.
@@ -346,11 +346,11 @@ func TestAttackRecordSaysWhatItRecords(t *testing.T) {
 			// The advice, followed, records the rest.
 			aside := filepath.Join(t.TempDir(), "aside")
 			must(t, os.Rename(filepath.Join(dir, tc.moved), aside))
-			if r := runCLI(t, "", "record", "--root", dir, "--session", "s"); r.code != 0 || r.stderr != "" {
+			if r := runCLI(t, "", "record", "--root", dir, "--session", "s", tc.moved); r.code != 0 || r.stderr != "" {
 				t.Fatalf("record with %s aside: %+v", tc.moved, r)
 			}
 			must(t, os.Rename(aside, filepath.Join(dir, tc.moved)))
-			if r := runCLI(t, "", "record", "--root", dir, "--session", "s"); r.code != 0 || r.stderr != "" {
+			if r := runCLI(t, "", "record", "--root", dir, "--session", "s", tc.moved); r.code != 0 || r.stderr != "" {
 				t.Fatalf("record with %s back: %+v", tc.moved, r)
 			}
 			// The session now records the disk as it is: git add -A agrees.

@@ -69,8 +69,12 @@ func callCommand() *cli.Command {
 			defer closeLog()
 			// An empty root is the whole worktree, paths from the
 			// current directory (see ops.Options.Root).
+			name, err := writerSession(c)
+			if err != nil {
+				return err
+			}
 			o := callOptions{
-				Root: c.String("root"), Session: sessionName(c), Tool: c.Args().First(),
+				Root: c.String("root"), Session: name, Tool: c.Args().First(),
 				ID: c.String("id"), Turn: c.String("turn"), Observer: obs, Stdin: c.App.Reader, Stdout: c.App.Writer,
 			}
 			if o.ID == "" {

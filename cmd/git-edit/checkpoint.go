@@ -23,8 +23,8 @@ func checkpointCommand() *cli.Command {
 		Name:      "checkpoint",
 		Usage:     "mark the session's current state, as a commit that changes no file, so that rollback --to NAME returns to it",
 		ArgsUsage: "[NAME]",
-		// It writes, as call and record do: to --session, else
-		// $GIT_EDIT_SESSION, else default, which need not exist yet.
+		// It writes, as call and record do, to the session the one rule
+		// picks (see chooseSession), which need not exist yet.
 		Flags: []cli.Flag{rootFlag(), sessionFlag(),
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "check the name and say what would be recorded; record nothing"}},
 		OnUsageError: usageError,
@@ -37,7 +37,11 @@ func checkpointCommand() *cli.Command {
 					return err
 				}
 			}
-			e, err := ops.Open(ops.Options{Root: c.String("root"), Session: sessionName(c)})
+			name, err := writerSession(c)
+			if err != nil {
+				return err
+			}
+			e, err := ops.Open(ops.Options{Root: c.String("root"), Session: name})
 			if err != nil {
 				if errors.Is(err, session.ErrBadName) {
 					return err
@@ -69,6 +73,8 @@ func runCheckpoint(ctx context.Context, e *ops.Engine, o checkpointOptions) erro
 	if to == "" {
 		to = c.Short()
 	}
-	_, err = fmt.Fprintf(o.Stdout, "[%s %s] %s\nReturn to it with `git edit rollback --to %s`.\n", e.Session.Name, c.Short(), c.Subject, to)
+	// The hint names the session: run later, after another session
+	// became the current one, it still means this one.
+	_, err = fmt.Fprintf(o.Stdout, "[%s %s] %s\nReturn to it with `git edit rollback --to %s%s`.\n", e.Session.Name, c.Short(), c.Subject, session.ShellQuote(to), session.HintFlag(e.Session.Name))
 	return err
 }

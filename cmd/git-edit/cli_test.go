@@ -311,7 +311,25 @@ func TestHelpDefaults(t *testing.T) {
 	for _, cmd := range []string{"call", "log", "show", "diff", "undo", "redo", "rollback", "record", "checkpoint", "sessions", "prune", "mcp"} {
 		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
 	}
-	want["call --session"] = callSession
+	// Every command that works on one session follows the one rule
+	// (issue 23); with no session yet, the first call makes default.
+	if callSession != `"default"` {
+		t.Fatalf("the first call without --session made session %s, want default", callSession)
+	}
+	want["call --session"] = sessionDefault
+	// install and uninstall without --session: the host's name, in the
+	// entries they write and remove.
+	other := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	if r := gitEdit(t, other, "", nil, "install", "codex"); r.code != 0 || !strings.Contains(gittest.ReadFile(t, other, ".codex/config.toml"), `args = ["mcp", "--session", "codex"]`) {
+		t.Fatalf("install codex without --session: %+v", r)
+	}
+	if r := gitEdit(t, other, "", nil, "uninstall", "codex"); r.code != 0 || r.stdout != "removed .codex/config.toml\nremoved .codex/hooks.json\n" {
+		t.Fatalf("uninstall codex without --session: %+v", r)
+	}
+	for _, cmd := range []string{"install", "uninstall"} {
+		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
+		want[cmd+" --session"] = "the host's name"
+	}
 	// record without --session or -m: the session a call records on, and
 	// a subject naming the paths.
 	gittest.WriteFile(t, dir, "top.txt", "BY HAND\n")
@@ -319,7 +337,7 @@ func TestHelpDefaults(t *testing.T) {
 		t.Fatalf("record: %+v", r)
 	}
 	recordSubject := strings.TrimSpace(gittest.Git(t, dir, "log", "-1", "--format=%s", "refs/edits/"+refs[0]))
-	want["record --session"] = callSession
+	want["record --session"] = sessionDefault
 	// checkpoint without --session marks the same session.
 	if r := gitEdit(t, dir, "", nil, "checkpoint", "probe-mark"); r.code != 0 {
 		t.Fatalf("checkpoint: %+v", r)
@@ -327,18 +345,18 @@ func TestHelpDefaults(t *testing.T) {
 	if op := gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Edit-Op,valueonly)", "refs/edits/"+refs[0]); strings.TrimSpace(op) != "checkpoint" {
 		t.Fatalf("checkpoint without --session did not mark session %s: its tip is a %q commit", refs[0], op)
 	}
-	want["checkpoint --session"] = callSession
+	want["checkpoint --session"] = sessionDefault
 	want["record --message"] = fmt.Sprintf("%q", strings.Replace(recordSubject, "top.txt", "PATHS", 1))
-	// The history commands without --session: the most recently updated
-	// session (a second one, updated later, is the one log picks).
+	// The history commands without --session: the session last written in
+	// this worktree (a second one, written later, is the one log picks).
 	if r := gitEdit(t, dir, `{"command":"write","path":"top.txt","file_text":"LATER\n"}`, nil, "call", "--session", "zlater", "text_editor"); r.code != 0 {
 		t.Fatalf("call: %+v", r)
 	}
-	if r := gitEdit(t, dir, "", nil, "log"); !strings.HasPrefix(r.stderr, "session zlater, the most recent of ") {
-		t.Fatalf("log without --session did not pick the most recently updated session:\n%+v", r)
+	if r := gitEdit(t, dir, "", nil, "log"); !strings.HasPrefix(r.stderr, "session zlater, the last written in this worktree; ") {
+		t.Fatalf("log without --session did not pick the session last written:\n%+v", r)
 	}
 	for _, cmd := range []string{"log", "show", "diff", "undo", "redo", "rollback"} {
-		want[cmd+" --session"] = "the most recently updated session"
+		want[cmd+" --session"] = sessionDefault
 	}
 	got := helpDefaults(t)
 	// The server's default is a pattern; the name it made must match it.

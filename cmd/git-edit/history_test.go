@@ -367,7 +367,7 @@ func TestLogShowDiffSessionsPrune(t *testing.T) {
 		{args: []string{"show"}, code: 2, out: "", err: "show takes one EDIT"},
 		{args: []string{"sessions"}, out: "other  1 commit (1 edit)  1 path  base <id>  last <age>\ns      4 commits (3 edits)  3 paths  base <id>  last <age>\n"},
 		{args: []string{"prune", "--older-than", "1h"}, out: "no session is older than 1h\n"},
-		{args: []string{"prune", "--older-than", "soon"}, code: 2, out: "", err: `--older-than "soon" is not a duration; use a number with a unit, such as 72h, 14d or 2w`},
+		{args: []string{"prune", "--older-than", "soon"}, code: 2, out: "", err: `--older-than "soon" is not a date git-edit reads; write it as git gc --prune= does (2.weeks.ago, 3.days, 1.month.ago, 2026-11-01, "2026-11-01 12:00", now) or in hours, days or weeks (72h, 14d, 2w)`},
 	})
 	// show prints the date as git does; check it apart from the normalized text.
 	r := runCLI(t, "", "show", "--root", dir, "--session", "s", "s~3")
@@ -394,7 +394,7 @@ func TestLogShowDiffSessionsPrune(t *testing.T) {
 	// packed ref goes too.
 	gittest.Git(t, dir, "pack-refs", "--all")
 	r = runCLI(t, "", "prune", "--root", dir, "--older-than", "0s")
-	if r.code != 0 || normalizeCLI(r.stdout) != "pruned refs/edits/other (1 commit, last <age>, was at <id>)\npruned refs/edits/s (4 commits, last <age>, was at <id>)\n" {
+	if r.code != 0 || normalizeCLI(r.stdout) != "pruning refs/edits/other (1 commit, last <age>, was at <id>)\n"+restoreLine("other")+"pruning refs/edits/s (4 commits, last <age>, was at <id>)\n"+restoreLine("s")+prunedLine(2) {
 		t.Fatalf("prune: %d %s %s", r.code, r.stdout, r.stderr)
 	}
 	if refs := gittest.Git(t, dir, "for-each-ref", "refs/edits/"); refs != "" {

@@ -96,6 +96,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			recordCommand(),
 			sessionsCommand(),
 			pruneCommand(),
+			installCommand(false),
+			installCommand(true),
 			mcpCommand(),
 			toolsCommand(),
 			versionCommand(),
@@ -155,7 +157,8 @@ func rootFlag() cli.Flag {
 const rootDefault = "the whole worktree, relative paths from the current directory"
 
 func sessionFlag() cli.Flag {
-	return &cli.StringFlag{Name: "session", Value: "default", EnvVars: []string{"GIT_EDIT_SESSION"}, Usage: "session name: edits are recorded on refs/edits/<session>"}
+	return &cli.StringFlag{Name: "session", EnvVars: []string{"GIT_EDIT_SESSION"}, DefaultText: sessionDefault,
+		Usage: "session `NAME`: edits are recorded on refs/edits/NAME, made if it does not exist"}
 }
 
 // mcpSessionFlag is --session of the MCP server, which starts a new
@@ -166,13 +169,3 @@ func mcpSessionFlag() cli.Flag {
 }
 
 const mcpSessionDefault = "a new session, mcp-YYYYMMDD-HHMMSS-XXXX"
-
-// sessionName is --session, else $GIT_EDIT_SESSION, else "default"; an
-// empty value counts as unset, as an exported-but-empty variable usually
-// means "no preference".
-func sessionName(c *cli.Context) string {
-	if s := c.String("session"); s != "" {
-		return s
-	}
-	return "default"
-}

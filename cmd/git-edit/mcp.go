@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,7 +75,10 @@ func mcpCommand() *cli.Command {
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			session := newSessionName(time.Now())
-			if c.IsSet("session") && c.String("session") != "" {
+			// named: the person or host chose the session (--session or
+			// GIT_EDIT_SESSION), so another process may go on with it.
+			named := c.IsSet("session") && c.String("session") != ""
+			if named {
 				session = c.String("session")
 			}
 			var tools []string
@@ -93,13 +98,25 @@ func mcpCommand() *cli.Command {
 			// Each tool call runs within the engine's time limit
 			// (ops.Engine.Timeout), as call's does.
 			opts := ops.Options{Root: c.String("root"), Session: session, Timeout: timeoutOf(c)}
-			e, err := ops.Open(opts)
+			// A host that does not expand ${workspaceFolder} passes it
+			// literally: no one means a directory of that name, and
+			// refusing to start shows the person only "Connection
+			// closed". The client's roots name the workspace instead.
+			unexpanded := c.IsSet("root") && unexpandedVariable.MatchString(opts.Root)
+			if unexpanded {
+				fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: --root %s was not expanded by the host; using the client's roots\n", opts.Root)
+				opts.Root = ""
+			}
+			var e *ops.Engine
+			if !unexpanded {
+				e, err = ops.Open(opts)
+			}
 			// Hosts start servers in the home directory (Cursor's global
 			// mcp.json, VS Code, Cline): there, the repository is the
 			// client's, found from its roots at the first call. A --root
 			// or GIT_DIR that names no repository stays an error: the
 			// person asked for that one.
-			fromRoots := err != nil && errors.Is(err, gesession.ErrNotRepository) && !c.IsSet("root") && os.Getenv("GIT_DIR") == ""
+			fromRoots := unexpanded || err != nil && errors.Is(err, gesession.ErrNotRepository) && !c.IsSet("root") && os.Getenv("GIT_DIR") == ""
 			if err != nil && !fromRoots {
 				return refused(err)
 			}
@@ -110,7 +127,12 @@ func mcpCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s); %s is not in a git repository: each call runs in the first of the client's roots that is in one\n", session, session, dir)
+				if unexpanded {
+					s.unexpandedRoot = c.String("root")
+					fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s): each call runs in the first of the client's roots that is in a git repository\n", session, session)
+				} else {
+					fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s); %s is not in a git repository: each call runs in the first of the client's roots that is in one\n", session, session, dir)
+				}
 			} else {
 				if s, err = newMCPServer(e, tools, obs); err != nil {
 					e.Close()
@@ -121,10 +143,20 @@ func mcpCommand() *cli.Command {
 			// At shutdown, the conversion processes end with the server.
 			defer s.Close()
 			// Not mcp.StdioTransport: one malformed line would end it.
-			return s.Run(c.Context, &guardedStdio{in: c.App.Reader, out: c.App.Writer, limit: maxLineBytes})
+			err = s.Run(c.Context, &guardedStdio{in: c.App.Reader, out: c.App.Writer, limit: maxLineBytes, notes: c.App.ErrWriter})
+			if !named {
+				// No other process can name this session: if it only
+				// read files, its read records die with the server
+				// instead of piling up in `git edit sessions`.
+				s.forgetReadOnly(session, c.App.ErrWriter)
+			}
+			return err
 		},
 	}
 }
+
+// unexpandedVariable matches a ${name} a host left in an argument unexpanded.
+var unexpandedVariable = regexp.MustCompile(`\$\{[^}]*\}`)
 
 // newSessionName is a readable, sortable name for a server's session:
 // mcp-20261121-153000-ab12.
@@ -154,6 +186,9 @@ type mcpServer struct {
 	opts     ops.Options
 	startDir string
 	notes    io.Writer
+	// unexpandedRoot is the --root the host left unexpanded (such as
+	// ${workspaceFolder}), which is why the server uses the client's roots.
+	unexpandedRoot string
 
 	// stale says the client's roots changed since e was found. Atomic, not
 	// under mu: the notification must never wait for a roots/list that
@@ -165,6 +200,16 @@ type mcpServer struct {
 	eRoot   string // the directory e was opened on, when it came from a root
 	fixed   bool   // e was given at start and never changes
 	engines []*ops.Engine
+	// named holds the engines of sessions calls name in their _meta
+	// (metaSession), by the engine they stand in for.
+	named map[namedKey]*ops.Engine
+}
+
+// namedKey is a session a call names, in the repository of the engine
+// the call would otherwise run in.
+type namedKey struct {
+	base *ops.Engine
+	name string
 }
 
 // mcpInstructions is what the server tells the agent at initialization
@@ -242,6 +287,9 @@ func (s *mcpServer) call(ctx context.Context, name string, req *mcp.CallToolRequ
 	if ask != nil {
 		return ask, nil
 	}
+	if name, ok := req.Params.GetMeta()[metaSession].(string); ok && e != nil && noRepo == nil {
+		e, noRepo = s.sessionEngine(e, name)
+	}
 	id := fmt.Sprintf("mcp-%04d", s.seq.Add(1))
 	args := []byte(req.Params.Arguments)
 	res, err := s.obs.Call(name, id, args, func() (ops.Result, error) {
@@ -260,6 +308,61 @@ func (s *mcpServer) call(ctx context.Context, name string, req *mcp.CallToolRequ
 		StructuredContent: res.Value,
 		IsError:           !res.OK,
 	}, nil
+}
+
+// metaSession is the key, in a tools/call request's _meta, of the session
+// the call runs in instead of the server's: a client that starts a server
+// per call (the MCP Inspector's CLI, scripts) names one session for all
+// its calls, so a Read in one process counts for the Edit in the next.
+const metaSession = "git-edit/session"
+
+// sessionEngine is the engine of session name in base's repository, with
+// the server's other options (--root, the time limit): base itself when
+// it is that session's, else one opened at the first call naming it and
+// kept. A name git-edit does not accept is the call's refusal.
+func (s *mcpServer) sessionEngine(base *ops.Engine, name string) (*ops.Engine, error) {
+	if name == base.Session.Name {
+		return base, nil
+	}
+	if err := gesession.ValidateName(name); err != nil {
+		return nil, fmt.Errorf("_meta %q: %w; name the session with letters, digits, '.', '_' or '-', or leave it out to use the server's session %s", metaSession, err, base.Session.Name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := namedKey{base, name}
+	if e, ok := s.named[key]; ok {
+		return e, nil
+	}
+	e, err := base.WithSession(name)
+	if err != nil {
+		return nil, err
+	}
+	if s.named == nil {
+		s.named = map[namedKey]*ops.Engine{}
+	}
+	s.named[key] = e
+	s.engines = append(s.engines, e)
+	return e, nil
+}
+
+// forgetReadOnly removes, in each repository the server worked in, the
+// state of its own session if that session made no edit (see
+// gesession.ForgetIfReadOnly). A failure is told on notes and is harmless:
+// the session is then listed as read-only until pruned.
+func (s *mcpServer) forgetReadOnly(session string, notes io.Writer) {
+	s.mu.Lock()
+	engines := slices.Clone(s.engines)
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, e := range engines {
+		if e.Session.Name != session {
+			continue
+		}
+		if _, err := gesession.ForgetIfReadOnly(ctx, e.Session); err != nil {
+			fmt.Fprintf(notes, "git-edit mcp: %v\n", err)
+		}
+	}
 }
 
 // metaTurn is the key, in a tools/call request's _meta, of the turn (the
@@ -364,6 +467,9 @@ func (s *mcpServer) openRoot(roots []*mcp.Root) (*ops.Engine, error) {
 // noRepo is the refusal of every call of a server that has no repository:
 // why, and how to give it one.
 func (s *mcpServer) noRepo(why string) error {
+	if s.unexpandedRoot != "" {
+		return fmt.Errorf("git-edit mcp was started with --root %s, which the host did not expand, and %s; give --root the repository's path itself, or start the server with the repository as its working directory", s.unexpandedRoot, why)
+	}
 	return fmt.Errorf("git-edit mcp started outside a git repository (in %s), and %s; start the server with the arguments mcp --root /path/to/repository (\"--root\", \"${workspaceFolder}\" in hosts that expand it), or with the repository as its working directory", s.startDir, why)
 }
 

@@ -8,7 +8,17 @@ package main
 // oversize line itself with a JSON-RPC error and hands the SDK only
 // messages the SDK's own decoder accepts, each request carrying a string id
 // the guard chose; a writer on stdout puts the client's id back, byte for
-// byte, into each response.
+// byte, into each response and into every other member of an outgoing
+// message that names one of the client's requests (a subscription's id in
+// _meta, a cancellation's requestId).
+//
+// The guard also owns the connection's lifecycle as MCP states it: the
+// reply to a request the client cancelled is not sent (it is logged on
+// stderr instead, so an edit that was committed anyway is still told), and
+// at the end of stdin the SDK is not told the input ended until every
+// request already read has been answered (see pump), because the SDK
+// cancels every request in flight and stops writing the moment it sees
+// the end of its input.
 
 import (
 	"bufio"
@@ -19,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/git-edit/git-edit/ops"
@@ -42,7 +53,8 @@ const tokenPrefix = "git-edit-id:"
 type guardedStdio struct {
 	in    io.Reader
 	out   io.Writer
-	limit int // longest line accepted, in bytes; see maxLineBytes
+	limit int       // longest line accepted, in bytes; see maxLineBytes
+	notes io.Writer // where a reply the guard does not send is told (stderr); nil: nowhere
 }
 
 // Connect starts the guard's reading goroutine and connects the SDK's IO
@@ -51,6 +63,8 @@ type guardedStdio struct {
 func (t *guardedStdio) Connect(ctx context.Context) (mcp.Connection, error) {
 	pr, pw := io.Pipe()
 	g := newFrameGuard(t.out)
+	g.notes = t.notes
+	g.toSDK = pw
 	go g.pump(t.in, pw, t.limit)
 	// The guard already bounds each line; the SDK's own cap would only add
 	// a second, fatal limit.
@@ -60,22 +74,41 @@ func (t *guardedStdio) Connect(ctx context.Context) (mcp.Connection, error) {
 // frameGuard checks each line from the client before the SDK sees it and
 // keeps the client's request ids while their requests are in flight.
 type frameGuard struct {
-	out *replyWriter
+	out   *replyWriter
+	notes io.Writer      // stderr: replies not sent are told here
+	toSDK *io.PipeWriter // what the SDK reads; the guard answers the server's requests on it after stdin ends
 
 	mu      sync.Mutex
+	changed sync.Cond // signalled when pending shrinks or stdout fails
 	seq     uint64
-	pending map[string]clientID // token → the client's id
+	pending map[string]*clientID // token → the client's id
+	// asked holds the server's own requests to the client not yet
+	// answered (idKey → id as the server wrote it); after stdin ended
+	// none can be, and the guard answers each with an error itself.
+	asked      map[string]json.RawMessage
+	inputEnded bool // stdin ended: nothing more comes from the client
+	outFailed  bool // a write to stdout failed: no reply can be delivered
 }
 
 // clientID is a request id as the client wrote it.
 type clientID struct {
-	raw json.RawMessage // the exact bytes, echoed back in the response
-	key string          // what a cancellation's requestId must match
+	raw    json.RawMessage // the exact bytes, echoed back in the response
+	key    string          // what a cancellation's requestId must match
+	method string          // the request's method, for messages
+	// cancelled: the client cancelled the request, so its reply is not
+	// sent (MCP: a receiver SHOULD NOT answer a cancelled request).
+	cancelled bool
 }
 
+// longLived reports a request that is answered only when it ends, which
+// the client decides (a subscriptions/listen stream): the end of input
+// does not wait for its reply.
+func (c *clientID) longLived() bool { return c.method == "subscriptions/listen" }
+
 func newFrameGuard(out io.Writer) *frameGuard {
-	g := &frameGuard{pending: map[string]clientID{}}
-	g.out = &replyWriter{w: out, restore: g.restoreID}
+	g := &frameGuard{pending: map[string]*clientID{}, asked: map[string]json.RawMessage{}}
+	g.changed.L = &g.mu
+	g.out = &replyWriter{w: out, restore: g.restoreID, failed: g.stdoutFailed}
 	return g
 }
 
@@ -96,12 +129,14 @@ var nullID = json.RawMessage("null")
 
 // pump reads lines from in until it ends, answers bad ones on stdout and
 // writes the rest, one per line, to pw for the SDK. At the end of in it
+// waits until every request it passed on has been answered (drain), then
 // closes pw so the server sees end of input; a read error is passed on.
 func (g *frameGuard) pump(in io.Reader, pw *io.PipeWriter, limit int) {
 	lr := newLineReader(in, limit)
 	for {
 		line, oversize, err := lr.next()
 		if err != nil {
+			g.drain(pw)
 			if errors.Is(err, io.EOF) {
 				pw.Close()
 			} else {
@@ -129,6 +164,59 @@ func (g *frameGuard) pump(in io.Reader, pw *io.PipeWriter, limit int) {
 			}
 		}
 	}
+}
+
+// drain runs at the end of stdin. The SDK, once its input ends, cancels
+// every request in flight and writes nothing more, so a request read just
+// before the end (`printf … | git edit mcp`) would lose its reply, and an
+// edit already committed would go untold. Instead the SDK's input stays
+// open until every request the guard passed on has been answered. Nothing
+// can answer the server's own requests to the client any more, so the
+// guard answers those itself with an error (the call that asked then
+// fails and is answered). A subscriptions/listen stream is not waited for:
+// it ends when the SDK sees the end of input. The wait ends early if
+// stdout fails, as then no reply can be delivered.
+func (g *frameGuard) drain(pw *io.PipeWriter) {
+	g.mu.Lock()
+	g.inputEnded = true
+	asked := g.asked
+	g.asked = map[string]json.RawMessage{}
+	g.mu.Unlock()
+	for _, id := range asked {
+		g.answerUnanswerable(pw, id)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for !g.outFailed && g.awaitingReply() {
+		g.changed.Wait()
+	}
+}
+
+// awaitingReply reports a request passed on whose reply is still to come
+// and is not a long-lived stream. Called with g.mu held.
+func (g *frameGuard) awaitingReply() bool {
+	for _, c := range g.pending {
+		if !c.longLived() {
+			return true
+		}
+	}
+	return false
+}
+
+// answerUnanswerable answers, on the SDK's input, a request of the server's
+// that the client can no longer answer because its input ended.
+func (g *frameGuard) answerUnanswerable(pw *io.PipeWriter, id json.RawMessage) {
+	line := (&rejection{id, jsonrpc.CodeInternalError,
+		"the client closed its input before answering this request"}).encode()
+	pw.Write(append(line, '\n')) // fails only once the SDK stopped reading, when no one waits for it
+}
+
+// stdoutFailed records that stdout cannot be written: drain stops waiting.
+func (g *frameGuard) stdoutFailed() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.outFailed = true
+	g.changed.Broadcast()
 }
 
 // admit decides what to do with one line: the messages to pass on to the
@@ -194,9 +282,17 @@ func (g *frameGuard) admit(line []byte) (forward [][]byte, rej *rejection) {
 	var token string
 	switch {
 	case hasMethod && hasID:
-		token = g.track(id)
+		var m string
+		json.Unmarshal(method, &m) // checked to be a string above
+		token = g.track(id, m)
 		ms.set("id", mustMarshal(token))
 		forward = [][]byte{ms.encode()}
+	case !hasMethod && hasID:
+		// The client's answer to one of the server's requests.
+		g.mu.Lock()
+		delete(g.asked, idKey(id))
+		g.mu.Unlock()
+		forward = [][]byte{line}
 	case hasMethod && isJSONString(method, "notifications/cancelled"):
 		// The cancellation names the client's id; the SDK knows the token.
 		forward = g.cancellations(ms)
@@ -218,12 +314,12 @@ func (g *frameGuard) admit(line []byte) (forward [][]byte, rej *rejection) {
 
 // track records the client's id of a request and returns the token that
 // stands for it.
-func (g *frameGuard) track(id json.RawMessage) string {
+func (g *frameGuard) track(id json.RawMessage, method string) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.seq++
 	token := tokenPrefix + strconv.FormatUint(g.seq, 10)
-	g.pending[token] = clientID{raw: bytes.Clone(id), key: idKey(id)}
+	g.pending[token] = &clientID{raw: bytes.Clone(id), key: idKey(id), method: method}
 	return token
 }
 
@@ -231,6 +327,7 @@ func (g *frameGuard) untrack(token string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.pending, token)
+	g.changed.Broadcast()
 }
 
 // cancellations rewrites a notifications/cancelled for the SDK: one per
@@ -255,6 +352,9 @@ func (g *frameGuard) cancellations(ms members) [][]byte {
 	var tokens []string
 	for token, c := range g.pending {
 		if c.key == key {
+			// From here on its reply is not sent, whenever the SDK
+			// produces it.
+			c.cancelled = true
 			tokens = append(tokens, token)
 		}
 	}
@@ -268,33 +368,150 @@ func (g *frameGuard) cancellations(ms members) [][]byte {
 	return out
 }
 
-// restoreID puts the client's id back into a response of the SDK that
-// carries a token, and forgets the token. Any other line is returned as is.
+// restoreID maps a line of the SDK's back to the client's ids before it
+// goes out; nil means the line is not sent. Every place an outgoing message
+// names one of the client's requests carries the client's id, never a
+// token: a response's id (the token is then forgotten, and the reply to a
+// cancelled request is dropped and told on stderr instead), and, in a
+// notification or result, the protocol's references to a request, which
+// the SDK writes from the id it was given: params.requestId and any _meta
+// value (the subscriptionId of notifications/subscriptions/acknowledged
+// and of list-changed notifications on a subscriptions/listen stream).
+// Tool output (content, structuredContent) is never rewritten. A request
+// of the server's own is remembered until the client answers it.
 func (g *frameGuard) restoreID(line []byte) []byte {
-	if !bytes.Contains(line, []byte(tokenPrefix)) {
-		return line
-	}
 	ms, err := objectMembers(line)
 	if err != nil {
 		return line
 	}
-	id, ok := ms.get("id")
-	if _, isRequest := ms.get("method"); !ok || isRequest || jsonKind(id) != "string" {
+	id, hasID := ms.get("id")
+	_, isRequest := ms.get("method")
+	if isRequest && hasID {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.inputEnded {
+			// The client can never answer it: answer it now, and don't send it.
+			if g.toSDK != nil {
+				go g.answerUnanswerable(g.toSDK, bytes.Clone(id))
+			}
+			return nil
+		}
+		g.asked[idKey(id)] = bytes.Clone(id)
 		return line
 	}
-	var token string
-	if json.Unmarshal(id, &token) != nil {
+	if !bytes.Contains(line, []byte(tokenPrefix)) {
 		return line
 	}
 	g.mu.Lock()
-	c, ok := g.pending[token]
-	delete(g.pending, token)
-	g.mu.Unlock()
-	if !ok {
-		return line
+	defer g.mu.Unlock()
+	var token string
+	idIsToken := !isRequest && hasID && jsonKind(id) == "string" && json.Unmarshal(id, &token) == nil && strings.HasPrefix(token, tokenPrefix)
+	// Beyond the id, only a line that names a token again can refer to a
+	// request (most lines are tool results, walked no further). A
+	// response's own _meta may name its request (a listen's result), so
+	// the references are mapped while the token is still known.
+	if idIsToken && bytes.Count(line, []byte(tokenPrefix)) > 1 || !idIsToken {
+		for _, key := range []string{"params", "result"} {
+			if v, ok := ms.get(key); ok && jsonKind(v) == "object" {
+				ms.set(key, g.restoreRefs(v, key == "params"))
+			}
+		}
 	}
+	if !idIsToken {
+		return ms.encode()
+	}
+	c, ok := g.pending[token]
+	if !ok {
+		return ms.encode()
+	}
+	delete(g.pending, token)
+	g.changed.Broadcast()
 	ms.set("id", c.raw)
+	if c.cancelled {
+		if !c.longLived() {
+			// A listen's end is no news; a call's result may be.
+			g.tellDropped(c, ms)
+		}
+		return nil
+	}
 	return ms.encode()
+}
+
+// restoreRefs maps tokens back in one params or result object: its
+// requestId (params only) and the values of its _meta. Called with g.mu
+// held; the tokens stay known, as the request may still be in flight.
+func (g *frameGuard) restoreRefs(obj json.RawMessage, isParams bool) json.RawMessage {
+	om, err := objectMembers(obj)
+	if err != nil {
+		return obj
+	}
+	if v, ok := om.get("requestId"); ok && isParams {
+		om.set("requestId", g.clientRaw(v))
+	}
+	if meta, ok := om.get("_meta"); ok && jsonKind(meta) == "object" {
+		mm, err := objectMembers(meta)
+		if err == nil {
+			for _, m := range mm {
+				mm.set(m.key, g.clientRaw(m.val))
+			}
+			om.set("_meta", mm.encode())
+		}
+	}
+	return om.encode()
+}
+
+// clientRaw is the client's id for v when v is a token of a request in
+// flight, else v. Called with g.mu held.
+func (g *frameGuard) clientRaw(v json.RawMessage) json.RawMessage {
+	var token string
+	if jsonKind(v) != "string" || json.Unmarshal(v, &token) != nil {
+		return v
+	}
+	if c, ok := g.pending[token]; ok {
+		return c.raw
+	}
+	return v
+}
+
+// tellDropped tells on stderr the reply not sent to a cancelled request,
+// with what the call did: a tool call's first line of text and, when it
+// recorded an edit, the commit, since the agent will never see it.
+func (g *frameGuard) tellDropped(c *clientID, ms members) {
+	if g.notes == nil {
+		return
+	}
+	what := "its reply was an error"
+	if res, ok := ms.get("result"); ok {
+		var r struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+			StructuredContent struct {
+				Commit string `json:"commit"`
+			} `json:"structuredContent"`
+			IsError bool `json:"isError"`
+		}
+		json.Unmarshal(res, &r) // best effort: any result is told somehow
+		switch {
+		case len(r.Content) > 0 && r.IsError:
+			what = "it was refused: " + firstLine(r.Content[0].Text)
+		case len(r.Content) > 0:
+			what = "it completed: " + firstLine(r.Content[0].Text)
+		default:
+			what = "it completed"
+		}
+		if r.StructuredContent.Commit != "" {
+			what += fmt.Sprintf(" (recorded as commit %s; git edit log and git edit undo see it)", r.StructuredContent.Commit)
+		}
+	}
+	fmt.Fprintf(g.notes, "git-edit mcp: the client cancelled request %s (%s), so its reply is not sent; %s\n", c.raw, c.method, what)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // idKey is what makes two ids the same request: a string by its value
@@ -314,7 +531,8 @@ func idKey(id json.RawMessage) string {
 // so lines never interleave.
 type replyWriter struct {
 	w       io.Writer
-	restore func([]byte) []byte // maps a token in a response back to the client's id
+	restore func([]byte) []byte // maps tokens back to the client's ids; nil: don't send the line
+	failed  func()              // told when a write to w fails
 
 	mu      sync.Mutex
 	partial []byte // the SDK's output after its last newline
@@ -338,9 +556,10 @@ func (w *replyWriter) Write(p []byte) (int, error) {
 			line = append(w.partial, line...)
 			w.partial = nil
 		}
-		out := w.restore(line)
-		if err := w.writeLocked(out); err != nil {
-			return n - len(p), err
+		if out := w.restore(line); out != nil {
+			if err := w.writeLocked(out); err != nil {
+				return n - len(p), err
+			}
 		}
 		p = p[i+1:]
 	}
@@ -357,6 +576,9 @@ func (w *replyWriter) writeLine(line []byte) error {
 func (w *replyWriter) writeLocked(line []byte) error {
 	buf := make([]byte, 0, len(line)+1)
 	_, err := w.w.Write(append(append(buf, line...), '\n'))
+	if err != nil && w.failed != nil {
+		w.failed()
+	}
 	return err
 }
 

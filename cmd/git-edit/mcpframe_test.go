@@ -525,11 +525,13 @@ func TestAttackMCPCancelNamesOnlyTheClientsOwnRequest(t *testing.T) {
 			t.Fatalf("%s: passed on %q", tc.name, fwd)
 		}
 	}
-	// The response takes the client's id back and the token is forgotten.
+	// The request was cancelled, so its response is not sent (issue 23:
+	// MCP's receivers do not answer a cancelled request), and the token is
+	// forgotten.
 	if _, err := g.out.Write([]byte(`{"jsonrpc":"2.0","id":"` + req.ID + `","result":{}}` + "\n")); err != nil {
 		t.Fatal(err)
 	}
-	if out.String() != `{"jsonrpc":"2.0","id":5,"result":{}}`+"\n" {
+	if out.String() != "" {
 		t.Fatalf("stdout: %q", out.String())
 	}
 	if fwd, _ := g.admit([]byte(cases[0].line)); len(fwd) != 0 || len(g.pending) != 0 {

@@ -13,31 +13,45 @@ import (
 )
 
 // historySessionFlag is --session for the commands that read or revert a
-// session's history. Unlike call's, it has no default: without it (and
-// without GIT_EDIT_SESSION) the command works on the most recently updated
-// session (see pickSession).
+// session's history. A session named must exist; without one the command
+// works on the session the rule picks (see chooseSession).
 func historySessionFlag() cli.Flag {
-	return &cli.StringFlag{Name: "session", EnvVars: []string{"GIT_EDIT_SESSION"}, DefaultText: "the most recently updated session",
+	return &cli.StringFlag{Name: "session", EnvVars: []string{"GIT_EDIT_SESSION"}, DefaultText: sessionDefault,
 		Usage: "session `NAME` (refs/edits/NAME); it must exist"}
 }
+
+// sessionDefault is what every command that works on one session does
+// without --session, as its help says.
+const sessionDefault = "$GIT_EDIT_SESSION, else the session last written in this worktree, else default"
 
 // errNoSession: the session named does not exist, or there is none.
 var errNoSession = errors.New("no such session")
 
-// pickSession returns the name of the session a history command works on:
-// the one --session or GIT_EDIT_SESSION names, which must exist; else the
-// session whose last commit is the newest (on a tie, the name last in
-// order), which it names on stderr unless quiet or it is the only session
-// and named default. A session that does not
-// exist is refused with errNoSession, listing those that do.
-func pickSession(c *cli.Context, r *session.Repository, stderr io.Writer, quiet bool) (string, error) {
-	named := ""
+// namedSession is --session, else $GIT_EDIT_SESSION; "" when neither names
+// one (an empty value counts as unset, as an exported-but-empty variable
+// usually means "no preference").
+func namedSession(c *cli.Context) string {
 	if c.IsSet("session") {
-		named = c.String("session") // an empty GIT_EDIT_SESSION counts as unset
+		return c.String("session")
 	}
-	if named != "" {
+	return ""
+}
+
+// chooseSession is the one rule for which session a command means, the
+// same for commands that write and commands that read: --session NAME,
+// else $GIT_EDIT_SESSION, else this worktree's current session (the one
+// that last wrote here; see session.Choose), else default. It names the
+// session on stderr, with why, when neither the command line nor the
+// environment named it, unless quiet or it is default and the only
+// session. A reader (write false) refuses a session that does not exist
+// with errNoSession, listing those that do; a writer makes it.
+func chooseSession(c *cli.Context, r *session.Repository, stderr io.Writer, quiet, write bool) (string, error) {
+	if named := namedSession(c); named != "" {
 		if err := session.ValidateName(named); err != nil {
 			return "", err
+		}
+		if write {
+			return named, nil
 		}
 		// A named session is looked up alone: listing every session would
 		// make each command cost the number of sessions.
@@ -46,41 +60,67 @@ func pickSession(c *cli.Context, r *session.Repository, stderr io.Writer, quiet 
 		} else if ok {
 			return named, nil
 		}
+		sums, err := session.Recent(r)
+		if err != nil {
+			return "", refused(err)
+		}
+		return "", refused(noSession(named, sums, time.Now()))
 	}
-	// The tips and their times are all the choice needs: no history index.
-	sums, err := session.Recent(r)
+	ch, err := session.Choose(r)
 	if err != nil {
 		return "", refused(err)
 	}
-	var pick *session.Summary
-	for i, s := range sums {
-		if named != "" && s.Name == named {
-			return named, nil
+	if !ch.Exists && !write {
+		sums, err := session.Recent(r)
+		if err != nil {
+			return "", refused(err)
 		}
-		if s.Broken == nil && !s.Tip.IsZero() && (pick == nil || !s.Last.Before(pick.Last)) {
-			pick = &sums[i]
-		}
+		return "", refused(noSession("", sums, time.Now()))
 	}
-	if named != "" || pick == nil {
-		return "", refused(noSession(named, sums, time.Now()))
+	if quiet {
+		return ch.Name, nil
 	}
-	// The only session, named default, is what the person expects: no note.
-	if !quiet && (len(sums) > 1 || pick.Name != "default") {
-		if len(sums) == 1 {
-			fmt.Fprintf(stderr, "session %s, the only one\n", pick.Name)
-		} else {
-			fmt.Fprintf(stderr, "session %s, the most recent of %d; --session NAME to choose another\n", pick.Name, len(sums))
-		}
+	refs, err := r.ListRefs(session.RefName(""))
+	if err != nil {
+		return "", refused(err)
 	}
-	return pick.Name, nil
+	if ch.Name == "default" && (len(refs) == 0 || len(refs) == 1 && refs[0].Name == session.RefName("default")) {
+		return ch.Name, nil // the only session, named default: what the person expects
+	}
+	why := ch.Why
+	if !ch.Exists {
+		why = "new: no session has written in this worktree"
+	}
+	fmt.Fprintf(stderr, "session %s, %s; --session NAME to choose another\n", ch.Name, why)
+	return ch.Name, nil
+}
+
+// writerSession is the session a writing command (call, record,
+// checkpoint) works on, by chooseSession's rule; an error choosing it is
+// returned (refused), never turned into default. A repository it cannot
+// open is the command's own error to report, in its own form: then it
+// returns default, and the command opening the repository says why.
+func writerSession(c *cli.Context) (string, error) {
+	if named := namedSession(c); named != "" {
+		return named, nil
+	}
+	r, err := session.OpenRepository(c.String("root"))
+	if err != nil {
+		return "default", nil
+	}
+	// An error choosing (a ref that cannot be read) is refused: writing
+	// to default instead would put the edit where no reader looks.
+	return chooseSession(c, r, c.App.ErrWriter, false, true)
 }
 
 // noSession says that the session named (or, named "", any session) does
 // not exist, and lists those that do with their last time.
 func noSession(named string, sums []session.Summary, now time.Time) error {
 	what := fmt.Sprintf("no session %q in this repository", named)
-	if named == "" {
+	if named == "" && len(sums) == 0 {
 		what = "no session in this repository has a commit"
+	} else if named == "" {
+		what = "no session has written in this worktree"
 	}
 	if len(sums) == 0 {
 		return fmt.Errorf("%w: %s; sessions are made by `git edit call` and `git edit mcp`, which record each edit on refs/edits/<session>", errNoSession, what)
@@ -112,19 +152,19 @@ const (
 )
 
 // openHistory opens the repository and the session a history command
-// works on (see pickSession).
+// works on (see chooseSession).
 func openHistory(c *cli.Context, mode pickMode) (*ops.Engine, error) {
 	name := "default"
 	switch {
 	case mode == pickNone:
-	case mode == pickNamed && c.String("session") != "":
-		name = c.String("session")
+	case mode == pickNamed && namedSession(c) != "":
+		name = namedSession(c)
 	default:
 		r, err := session.OpenRepository(c.String("root"))
 		if err != nil {
 			return nil, refused(err)
 		}
-		if name, err = pickSession(c, r, c.App.ErrWriter, mode == pickQuiet); err != nil {
+		if name, err = chooseSession(c, r, c.App.ErrWriter, mode == pickQuiet, false); err != nil {
 			return nil, err
 		}
 	}

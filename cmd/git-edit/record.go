@@ -30,6 +30,9 @@ type recordOptions struct {
 	Before bool
 	// Turn is recorded on the record commit as Edit-Turn ("": none).
 	Turn string
+	// All takes every change as the command's, even when nothing says
+	// they are (see ops.RecordScope).
+	All bool
 
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -44,13 +47,18 @@ func recordCommand() *cli.Command {
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit message, such as the shell command that ran: first line the subject, the rest the body (default: \"record: PATHS changed on disk\")"},
 			&cli.BoolFlag{Name: "before", Usage: "record the changes as yours, a sync commit that undo stops at, not the agent's: run it before an agent's shell command (a PreToolUse hook), so that the record after the command holds only what the command changed"},
 			turnFlag(),
+			&cli.BoolFlag{Name: "all", Usage: "record every change as the command's, even when nothing says it is (without PATHs, -m, --hook-input or a `record --before` before the command, a record of two or more changed paths is refused: your own unrecorded changes may be among them)"},
 			&cli.BoolFlag{Name: "hook-input", Usage: "read an agent host's hook input (JSON, as Claude Code's and Codex's PostToolUse hooks send it) on stdin, and take the message from its tool_input.command (the shell command that ran), or tool_name and tool_input.file_path"},
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
+			name, err := writerSession(c)
+			if err != nil {
+				return err
+			}
 			return runRecord(c.Context, recordOptions{
-				Root: c.String("root"), Session: sessionName(c), Paths: c.Args().Slice(),
-				Message: c.String("message"), HookInput: c.Bool("hook-input"), Before: c.Bool("before"), Turn: c.String("turn"),
+				Root: c.String("root"), Session: name, Paths: c.Args().Slice(),
+				Message: c.String("message"), HookInput: c.Bool("hook-input"), Before: c.Bool("before"), Turn: c.String("turn"), All: c.Bool("all"),
 				Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
 			})
 		},
@@ -61,7 +69,16 @@ func recordCommand() *cli.Command {
 // session and short id with the subject, the summary line, and a line per
 // file created, deleted or whose mode changed. With nothing to record it
 // says so, and succeeds.
+//
+// Run as a hook (--hook-input), the report goes to stderr and stdout stays
+// empty: a hook's stdout is the host's protocol channel, parsed as JSON
+// (Codex reads a report starting with "[" as malformed JSON and marks the
+// hook failed; Gemini CLI requires JSON or nothing), and an empty stdout
+// means "no decision" to every host.
 func runRecord(ctx context.Context, o recordOptions) error {
+	if o.HookInput {
+		o.Stdout = o.Stderr
+	}
 	msg := o.Message
 	if o.HookInput && msg == "" {
 		var err error
@@ -94,7 +111,7 @@ func runRecord(ctx context.Context, o recordOptions) error {
 		return refused(err)
 	}
 	defer e.Close()
-	res, err := e.Record(ctx, o.Paths, op, subject, body)
+	res, err := e.Record(ctx, o.Paths, op, subject, body, ops.RecordScope{All: o.All, Named: strings.TrimSpace(msg) != ""})
 	for _, s := range res.Skipped {
 		fmt.Fprintf(o.Stderr, "warning: not recorded: %s: %s\n", ops.QuotePath(s.Path), printable(s.Reason.Error()))
 	}
@@ -152,38 +169,90 @@ func modeString(m filemode.FileMode) string { return fmt.Sprintf("%06o", uint32(
 // hookCommand reads an agent host's hook input and returns the shell
 // command it names (tool_input.command: a string, or a list of arguments
 // as some hosts send); for another tool, its name and tool_input.file_path
-// ("Write src/app.py"); "" when it names none.
+// ("Write src/app.py"); "" when it names none. A patch of apply_patch
+// (Codex's tool: the command, an argument of it, or tool_input.input or
+// .patch) is named by what it did, "apply_patch: update a.go, add b.go",
+// never by its first line, "*** Begin Patch".
 func hookCommand(r io.Reader) (string, error) {
+	cmd, err := hookCommandText(r)
+	if err != nil {
+		return "", err
+	}
+	for _, s := range append([]string{cmd.text}, cmd.args...) {
+		if subject, ok := patchSubject(s); ok {
+			return subject, nil
+		}
+	}
+	return cmd.text, nil
+}
+
+// patchSubject names what an apply_patch patch did, the patch given alone
+// or as the command that applies it ("apply_patch <<'EOF'\n*** Begin
+// Patch…"); ok is false for anything else.
+func patchSubject(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	for _, name := range []string{"apply_patch", "applypatch"} {
+		if rest, ok := strings.CutPrefix(s, name); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n') {
+			s = strings.TrimSpace(rest)
+			break
+		}
+	}
+	if !strings.Contains(s, "*** Begin Patch") {
+		return "", false
+	}
+	return ops.PatchSubject(s)
+}
+
+// hookCommandIn is the command of a hook's input: its text as a message,
+// and, when the host sent a list of arguments, each of them.
+type hookCommandIn struct {
+	text string
+	args []string
+}
+
+func hookCommandText(r io.Reader) (hookCommandIn, error) {
 	var in struct {
 		ToolName  string `json:"tool_name"`
 		ToolInput struct {
 			Command  json.RawMessage `json:"command"`
 			FilePath string          `json:"file_path"`
+			Input    string          `json:"input"` // apply_patch's freeform patch
+			Patch    string          `json:"patch"`
 		} `json:"tool_input"`
+		// Cursor's shell hooks give the command at the top.
+		Command json.RawMessage `json:"command"`
 	}
 	data, err := io.ReadAll(io.LimitReader(r, ops.MaxArgsBytes))
 	if err != nil {
-		return "", fmt.Errorf("--hook-input: read stdin: %w", err)
+		return hookCommandIn{}, fmt.Errorf("--hook-input: read stdin: %w", err)
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
-		return "", fmt.Errorf("--hook-input: stdin is not a hook's JSON input (%v); pipe the host's hook input, or give -m MESSAGE", err)
+		return hookCommandIn{}, fmt.Errorf("--hook-input: stdin is not a hook's JSON input (%v); pipe the host's hook input, or give -m MESSAGE", err)
 	}
 	cmd := in.ToolInput.Command
 	if len(cmd) == 0 || string(cmd) == "null" {
+		cmd = in.Command
+	}
+	if len(cmd) == 0 || string(cmd) == "null" {
+		for _, patch := range []string{in.ToolInput.Input, in.ToolInput.Patch} {
+			if _, ok := patchSubject(patch); ok {
+				return hookCommandIn{text: patch}, nil
+			}
+		}
 		// A host's own file tool (Claude Code's Write, Edit): name it.
-		return strings.TrimSpace(in.ToolName + " " + in.ToolInput.FilePath), nil
+		return hookCommandIn{text: strings.TrimSpace(in.ToolName + " " + in.ToolInput.FilePath)}, nil
 	}
 	var s string
 	if json.Unmarshal(cmd, &s) == nil {
-		return s, nil
+		return hookCommandIn{text: s}, nil
 	}
 	var argv []string
 	if err := json.Unmarshal(cmd, &argv); err != nil {
-		return "", fmt.Errorf("--hook-input: tool_input.command is neither a string nor a list of strings")
+		return hookCommandIn{}, fmt.Errorf("--hook-input: tool_input.command is neither a string nor a list of strings")
 	}
 	// ["bash", "-lc", "sed -i … app.py"]: the script is the command.
 	if len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc") {
-		return argv[2], nil
+		return hookCommandIn{text: argv[2], args: argv}, nil
 	}
-	return strings.Join(argv, " "), nil
+	return hookCommandIn{text: strings.Join(argv, " "), args: argv}, nil
 }

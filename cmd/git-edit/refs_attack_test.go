@@ -89,7 +89,7 @@ func TestAttackPruneKeepsPersonsBranches(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("round %d: prune: exit %d\n%s%s", round, r.code, r.stdout, r.stderr)
 		}
-		if n := strings.Count(r.stdout, "pruned refs/edits/"); n != sessions {
+		if n := strings.Count(r.stdout, "pruning refs/edits/"); n != sessions {
 			t.Fatalf("round %d: prune pruned %d sessions, want %d:\n%s", round, n, sessions, r.stdout)
 		}
 		if left := gittest.Git(t, dir, "for-each-ref", "refs/edits/"); left != "" {
@@ -211,7 +211,7 @@ func TestAttackBrokenSessionIsReportedAndPrunable(t *testing.T) {
 	// prune by age prunes the healthy session and keeps the broken ones,
 	// saying how to remove them.
 	r = runCLI(t, "", "prune", "--root", dir, "--older-than", "0s")
-	if r.code != 0 || !strings.Contains(r.stdout, "pruned refs/edits/b (1 commit") ||
+	if r.code != 0 || !strings.Contains(r.stdout, "pruning refs/edits/b (1 commit") ||
 		!strings.Contains(r.stdout, "kept refs/edits/a: "+tipMissing) || !strings.Contains(r.stdout, "kept refs/edits/c: session c:") {
 		t.Fatalf("prune --older-than: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -227,7 +227,7 @@ func TestAttackBrokenSessionIsReportedAndPrunable(t *testing.T) {
 
 	// prune --session removes the broken sessions, reflogs included.
 	r = runCLI(t, "", "prune", "--root", dir, "--session", "a", "--session", "c")
-	if r.code != 0 || !strings.Contains(r.stdout, "pruned refs/edits/a (broken: it named "+tipA[:7]) || !strings.Contains(r.stdout, "pruned refs/edits/c (broken") {
+	if r.code != 0 || !strings.Contains(r.stdout, "pruning refs/edits/a (broken: it named "+tipA[:7]) || !strings.Contains(r.stdout, "pruning refs/edits/c (broken") {
 		t.Fatalf("prune --session: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if got := gittest.Git(t, dir, "for-each-ref", "refs/edits/"); got != "" {

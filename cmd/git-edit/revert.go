@@ -125,21 +125,32 @@ func namesEdit(e *ops.Engine, what, arg string) (bool, error) {
 	if arg == "" {
 		return false, nil
 	}
-	tip, err := e.Session.Tip()
-	if err != nil || tip.IsZero() {
-		return false, nil
-	}
-	c, err := e.ResolveEdit(tip, arg)
-	if err != nil {
-		return false, nil
-	}
 	p := arg
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(e.Dir, p)
 	}
-	if _, err := os.Lstat(p); err == nil {
+	_, lerr := os.Lstat(p)
+	resolved := "" // the commit's short id, when this session has it
+	if tip, err := e.Session.Tip(); err == nil && !tip.IsZero() {
+		if c, err := e.ResolveEdit(tip, arg); err == nil {
+			resolved = c.Hash.String()[:7]
+		}
+	}
+	if resolved == "" {
+		// Not this session's: another session's id is named as its,
+		// with the command that acts on it, not read as a path that
+		// has nothing left to undo.
+		if lerr != nil {
+			if owner, oc := e.OtherSessionsEdit(arg); owner != "" {
+				return false, fmt.Errorf("%w: commit %s is session %s's, not session %s's; nothing was changed. To %s it, run `git edit %s%s %s`",
+					ops.ErrOtherSessionsEdit, oc.Hash.String()[:7], owner, e.Session.Name, what, what, session.HintFlag(owner), session.ShellQuote(arg))
+			}
+		}
+		return false, nil
+	}
+	if lerr == nil {
 		return false, fmt.Errorf("%q names both a file and commit %s of session %q; nothing was changed. Write ./%s for the file, or the commit's full id for the edit",
-			arg, c.Hash.String()[:7], e.Session.Name, arg)
+			arg, resolved, e.Session.Name, arg)
 	}
 	return true, nil
 }

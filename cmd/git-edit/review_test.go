@@ -25,7 +25,8 @@ func edit(t *testing.T, dir, s, path, old, new string) {
 
 // Item 3 of issue 15: a session that does not exist is named as missing,
 // with those that do; without --session the history commands work on the
-// most recent session and say which; show finds a commit in any session.
+// session last written in this worktree and say which (issue 23: the one
+// rule); show finds a commit in any session.
 func TestSessionsFoundAsAPersonMeansThem(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a1\n", "b.txt": "b1\n"})
 	gittest.Git(t, dir, "config", "edit.requireRead", "false")
@@ -37,7 +38,7 @@ func TestSessionsFoundAsAPersonMeansThem(t *testing.T) {
 
 	edit(t, dir, "agent3", "a.txt", "a1", "A1")
 	r = gitEdit(t, dir, "", nil, "log")
-	if r.code != 0 || r.stderr != "session agent3, the only one\n" || normalizeCLI(r.stdout) != "<id>  <age>  edit  text_editor.str_replace  +1 -1  a.txt\n" {
+	if r.code != 0 || r.stderr != "session agent3, the last written in this worktree; --session NAME to choose another\n" || normalizeCLI(r.stdout) != "<id>  <age>  edit  text_editor.str_replace  +1 -1  a.txt\n" {
 		t.Fatalf("log of the only session: exit %d\nstdout %q\nstderr %q", r.code, r.stdout, r.stderr)
 	}
 	// Commit times have whole seconds: the next session is newer by one.
@@ -53,9 +54,9 @@ func TestSessionsFoundAsAPersonMeansThem(t *testing.T) {
 		stderr string
 	}{
 		{"the most recent", nil, []string{"log"}, "<id>  <age>  edit  text_editor.str_replace  +1 -1  b.txt\n",
-			"session agent2, the most recent of 2; --session NAME to choose another\n"},
+			"session agent2, the last written in this worktree; --session NAME to choose another\n"},
 		{"diff of the most recent", nil, []string{"diff", "--name-only"}, "b.txt\n",
-			"session agent2, the most recent of 2; --session NAME to choose another\n"},
+			"session agent2, the last written in this worktree; --session NAME to choose another\n"},
 		{"GIT_EDIT_SESSION wins", []string{"GIT_EDIT_SESSION=agent3"}, []string{"log"}, "<id>  <age>  edit  text_editor.str_replace  +1 -1  a.txt\n", ""},
 		{"--session wins over GIT_EDIT_SESSION", []string{"GIT_EDIT_SESSION=agent2"}, []string{"diff", "--session", "agent3", "--name-only"}, "a.txt\n", ""},
 		{"show finds a commit of another session", nil, []string{"show", "--session", "agent2", "--name-only", agent3[:8]},
@@ -98,9 +99,9 @@ func TestSessionsFoundAsAPersonMeansThem(t *testing.T) {
 	if gittest.Git(t, dir, "for-each-ref") != refs || gittest.Status(t, dir) != status {
 		t.Fatal("a refused command changed a ref or a file")
 	}
-	// Without --session, undo works on the most recent session and says so.
+	// Without --session, undo works on the session last written here and says so.
 	r = gitEdit(t, dir, "", nil, "undo")
-	if r.code != 0 || r.stderr != "session agent2, the most recent of 2; --session NAME to choose another\n" || gittest.ReadFile(t, dir, "b.txt") != "b1\n" || gittest.ReadFile(t, dir, "a.txt") != "A1\n" {
+	if r.code != 0 || r.stderr != "session agent2, the last written in this worktree; --session NAME to choose another\n" || gittest.ReadFile(t, dir, "b.txt") != "b1\n" || gittest.ReadFile(t, dir, "a.txt") != "A1\n" {
 		t.Fatalf("undo: exit %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	gittest.Fsck(t, dir)

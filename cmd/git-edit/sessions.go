@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -144,100 +142,4 @@ func printSessions(w io.Writer, sums []session.Summary, shared []session.SharedP
 		fmt.Fprintf(w, "shared: %s (%s)\n", ops.QuotePath(sp.Path), strings.Join(sp.Sessions, ", "))
 	}
 	return nil
-}
-
-func pruneCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "prune",
-		Usage: "delete sessions (the ref, the read records, the history index): those whose last commit or read is older than DURATION (such as 72h, 14d or 2w), or the sessions named",
-		Flags: []cli.Flag{rootFlag(),
-			&cli.StringFlag{Name: "older-than", Usage: "`DURATION`: Go's units (h, m, s) plus d and w"},
-			// Not sessionFlag: prune must never pick up GIT_EDIT_SESSION.
-			&cli.StringSliceFlag{Name: "session", Usage: "`NAME` of a session to delete, whatever its age, even a broken one (repeatable); with --older-than, a healthy one only if older"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be pruned, and change nothing"},
-		},
-		OnUsageError: usageError,
-		Action: func(c *cli.Context) error {
-			opts := session.PruneOptions{Now: time.Now(), Sessions: c.StringSlice("session"), DryRun: c.Bool("dry-run")}
-			olderThan := ""
-			if c.IsSet("older-than") {
-				d, err := parseDuration(c.String("older-than"))
-				if err != nil {
-					return err
-				}
-				opts.ByAge, opts.OlderThan, olderThan = true, d, c.String("older-than")
-			}
-			if olderThan == "" && len(opts.Sessions) == 0 {
-				return fmt.Errorf("prune needs --older-than DURATION (such as 14d) or --session NAME; see git-edit prune --help")
-			}
-			for _, name := range opts.Sessions {
-				if err := session.ValidateName(name); err != nil {
-					return err
-				}
-			}
-			r, err := session.OpenRepository(c.String("root"))
-			if err != nil {
-				return refused(err)
-			}
-			res, err := session.Prune(c.Context, r, opts)
-			if err != nil {
-				return refused(err)
-			}
-			reportPrune(c.App.Writer, res, olderThan, opts.DryRun, opts.Now)
-			return nil
-		},
-	}
-}
-
-// reportPrune says what prune deleted (with dryRun, would delete) and
-// which broken sessions it kept; olderThan is --older-than as given (""
-// when not given).
-func reportPrune(w io.Writer, res session.PruneResult, olderThan string, dryRun bool, now time.Time) {
-	verb := "pruned"
-	if dryRun {
-		verb = "would prune"
-	}
-	for _, p := range res.Pruned {
-		switch {
-		case p.ReadOnly:
-			fmt.Fprintf(w, "%s read-only session %s (%s read, last %s)\n", verb, p.Name, plural(p.Reads, "file"), age(p.Last, now))
-		case p.Broken != nil:
-			fmt.Fprintf(w, "%s %s (broken: it named %s, which was missing)\n", verb, p.Ref, p.Was.String()[:7])
-		case p.Tip.IsZero():
-			fmt.Fprintf(w, "%s %s (no session commits, was at %s)\n", verb, p.Ref, p.Was.String()[:7])
-		default:
-			fmt.Fprintf(w, "%s %s (%s, last %s, was at %s)\n", verb, p.Ref, plural(p.Commits, "commit"), age(p.Last, now), p.Was.String()[:7])
-		}
-	}
-	for _, k := range res.Kept {
-		fmt.Fprintf(w, "kept %s: %s\n", k.Ref, k.Broken)
-	}
-	if len(res.Pruned) == 0 && olderThan != "" {
-		fmt.Fprintf(w, "no session is older than %s\n", olderThan)
-	}
-	if dryRun {
-		fmt.Fprintln(w, "(dry run: nothing was pruned)")
-	}
-}
-
-var durationUnit = regexp.MustCompile(`^(\d+)([dw])$`)
-
-// parseDuration reads Go durations ("72h", "90m") and whole days or weeks
-// ("14d", "2w").
-func parseDuration(s string) (time.Duration, error) {
-	if m := durationUnit.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
-		n, err := strconv.Atoi(m[1])
-		if err == nil && n < 100_000 {
-			day := 24 * time.Hour
-			if m[2] == "w" {
-				day *= 7
-			}
-			return time.Duration(n) * day, nil
-		}
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("--older-than %q is not a duration; use a number with a unit, such as 72h, 14d or 2w", s)
-	}
-	return d, nil
 }

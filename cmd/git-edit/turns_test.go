@@ -54,7 +54,7 @@ func TestTurnsUndoAndRollbackToCheckpoint(t *testing.T) {
 	mustRun(t, dir, `{"command":"str_replace","path":"a.txt","old_str":"a1","new_str":"A1"}`, "call", "--session", "s", "--turn", "1", "text_editor")
 	out := mustRun(t, dir, "", "checkpoint", "--session", "s", "after-1")
 	cp := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "refs/edits/s"))
-	if out != "[s "+cp[:7]+"] checkpoint after-1\nReturn to it with `git edit rollback --to after-1`.\n" {
+	if out != "[s "+cp[:7]+"] checkpoint after-1\nReturn to it with `git edit rollback --to after-1 --session s`.\n" {
 		t.Fatalf("checkpoint said %q", out)
 	}
 	// Turn 2, by GIT_EDIT_TURN: two dialects and a shell command.

@@ -165,3 +165,21 @@ func (x *Index) FindOffset(h plumbing.Hash) (int64, error) {
 
 // Close unmaps the index. It must not be used afterwards.
 func (x *Index) Close() error { return x.m.close() }
+
+// Entry returns the i-th object of the index in name order (0 ≤ i <
+// Count): its name, where it starts in the pack and the CRC-32 of its
+// packed bytes. A malformed large offset gives an error wrapping
+// ErrCorrupt. It lets a caller walk a whole pack (see repo's pack
+// consolidation) without a reverse index.
+func (x *Index) Entry(i int) (plumbing.Hash, int64, uint32, error) {
+	var h plumbing.Hash
+	if i < 0 || i >= int(x.n) {
+		return h, 0, 0, fmt.Errorf("pack index %s: entry %d of %d", x.path, i, x.n)
+	}
+	copy(h[:], x.name(uint32(i)))
+	b := x.m.data
+	crcs := namesOff + int(x.n)*hashLen
+	crc := binary.BigEndian.Uint32(b[crcs+4*i:])
+	off, err := x.FindOffset(h)
+	return h, off, crc, err
+}

@@ -246,7 +246,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 		if meta.Stat, err = s.lineStats(tx.Outside, recorded, sync, tx.Files); err != nil {
 			return Outcome{}, err
 		}
-		subject := "sync: " + describePaths(tx.Outside) + " changed outside git-edit"
+		subject := s.syncSubject(tx.Outside, sync)
 		if out.Sync, err = s.commit(parent, sync, meta, subject, "", now); err != nil {
 			return Outcome{}, err
 		}
@@ -350,6 +350,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 		// stays (as an ordinary one).
 		batch.Release()
 		if cur, rerr := s.Repo.ReadRef(s.Ref()); rerr == nil && cur == out.Commit {
+			s.wrote(tx.Tip)
 			return out, nil // the update happened; only a later step failed
 		}
 		if rerr := s.restoreFiles(paths, changes, tx.Files, out.After, made); rerr != nil {
@@ -359,7 +360,7 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	}
 	// The ref names the objects now: the pack no longer needs its keep.
 	batch.Release()
-	s.claimNew(tx.Tip)
+	s.wrote(tx.Tip)
 	return out, nil
 }
 

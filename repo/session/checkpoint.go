@@ -162,11 +162,12 @@ func (s *Session) Checkpoint(ctx context.Context, name string, dry bool) (Commit
 	if err := s.Repo.UpdateRef(s.Ref(), tip, h, subject); err != nil {
 		batch.Release()
 		if cur, rerr := s.Repo.ReadRef(s.Ref()); rerr == nil && cur == h {
+			s.wrote(tip)
 			return Commit{Hash: h, Parent: parent, Subject: subject, Time: now, Meta: meta}, nil // the update happened; only a later step failed
 		}
 		return Commit{}, err
 	}
 	batch.Release()
-	s.claimNew(tip)
+	s.wrote(tip)
 	return Commit{Hash: h, Parent: parent, Subject: subject, Time: now, Meta: meta}, nil
 }

@@ -29,6 +29,12 @@ type PruneOptions struct {
 	Sessions  []string
 	// DryRun selects and reports as Prune would, and deletes nothing.
 	DryRun bool
+	// Announce, if set, is called with what is about to be deleted, under
+	// the edit lock, after the selection and before anything is deleted
+	// (not with DryRun), so that a caller can say how to bring each
+	// session back before its ref and reflog are gone. Its error stops
+	// Prune with nothing deleted.
+	Announce func(PruneResult) error
 }
 
 // Pruned is a session Prune deleted: its summary before, and the commit
@@ -103,8 +109,13 @@ func Prune(ctx context.Context, r *repo.Repo, o PruneOptions) (PruneResult, erro
 		}
 		res.Pruned = append(res.Pruned, p)
 	}
-	if o.DryRun {
+	if o.DryRun || len(res.Pruned) == 0 {
 		return res, nil
+	}
+	if o.Announce != nil {
+		if err := o.Announce(res); err != nil {
+			return PruneResult{}, fmt.Errorf("prune: %w; nothing was pruned", err)
+		}
 	}
 	if err := r.DeleteRefs(doomed); err != nil {
 		return PruneResult{}, err

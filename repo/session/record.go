@@ -50,6 +50,27 @@ type Recorded struct {
 // over the size limit) fails with *PathError naming it, and nothing is
 // recorded; the caller may leave it out and call again.
 func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, body string) (Recorded, error) {
+	return s.RecordChecked(ctx, paths, op, subject, body, nil)
+}
+
+// RecordPlan is what a record is about to commit, for the check of
+// RecordChecked: Changed are the paths the record commit would take as
+// its command's change, after the sync commits; Others maps each path
+// recorded first as another session's edit to that session's name;
+// BeforePending says that this session's last write was a `record
+// --before` (op OpSync, with or without a commit: see markBefore), so that
+// everything changed since is the command's that ran after it.
+type RecordPlan struct {
+	Changed       []string
+	Others        map[string]string
+	BeforePending bool
+}
+
+// RecordChecked is Record with a check, called under the edit lock once
+// the record is worked out and before anything is written: an error from
+// it refuses the record, and nothing is written (no object, no ref, no
+// state). check nil: none.
+func (s *Session) RecordChecked(ctx context.Context, paths []repo.Path, op, subject, body string, check func(RecordPlan) error) (Recorded, error) {
 	if op != OpRecord && op != OpSync {
 		return Recorded{}, fmt.Errorf("internal error: Record of op %q", op)
 	}
@@ -64,6 +85,20 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 	if err := s.checkOwner(true); err != nil {
 		return Recorded{}, err
 	}
+	pending := s.beforePending()
+	out, err := s.record(ctx, paths, op, subject, body, pending, check)
+	if err == nil {
+		if op == OpSync {
+			s.markBefore()
+		} else if pending {
+			s.clearBefore()
+		}
+	}
+	return out, err
+}
+
+// record is RecordChecked under the lock.
+func (s *Session) record(ctx context.Context, paths []repo.Path, op, subject, body string, pending bool, check func(RecordPlan) error) (Recorded, error) {
 	tx, recorded, err := s.begin(ctx, paths, false)
 	if err != nil || len(tx.Outside) == 0 {
 		return Recorded{}, err
@@ -84,6 +119,7 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 	now := time.Now()
 	parent := tx.Head()
 	var syncs []Commit
+	var othersOf map[string]string // path: the session whose edit a sync recorded
 	if op == OpRecord {
 		head, err := s.syncHeadChanges(tx, recorded, prev, now)
 		if err != nil {
@@ -92,13 +128,14 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		if !head.Hash.IsZero() {
 			syncs, parent = append(syncs, head), head.Hash
 		}
-		others, err := s.syncOtherSessions(tx, parent, recorded, prev, entries, now)
+		others, whose, err := s.syncOtherSessions(tx, parent, recorded, prev, entries, now)
 		if err != nil {
 			return Recorded{}, err
 		}
 		if !others.Hash.IsZero() {
 			syncs, parent = append(syncs, others), others.Hash
 		}
+		othersOf = whose
 	}
 	// The record holds the changed whose disk state differs from the
 	// record as it now stands (after the sync of HEAD's changes).
@@ -121,7 +158,7 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		switch {
 		case subject != "":
 		case op == OpSync:
-			subject = "sync: " + describePaths(changed) + " changed outside git-edit"
+			subject = s.syncSubject(changed, entries)
 		default:
 			subject = "record: " + describePaths(changed) + " changed on disk"
 		}
@@ -137,6 +174,13 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		// add` stores as that blob. Nothing to record.
 		return Recorded{}, nil
 	}
+	// Checked once the commits are made (in memory: a refusal writes
+	// nothing), so that the plan holds exactly what would be recorded.
+	if check != nil && op == OpRecord {
+		if err := check(RecordPlan{Changed: changed, Others: othersOf, BeforePending: pending}); err != nil {
+			return Recorded{}, err
+		}
+	}
 	if err := batch.Flush(); err != nil {
 		return Recorded{}, err
 	}
@@ -150,7 +194,7 @@ func (s *Session) Record(ctx context.Context, paths []repo.Path, op, subject, bo
 		}
 	}
 	batch.Release()
-	s.claimNew(tx.Tip)
+	s.wrote(tx.Tip)
 	out := Recorded{Syncs: syncs, Before: map[string]repo.Entry{}, After: map[string]repo.FileState{}}
 	if len(changed) == 0 {
 		return out, nil // only changes not this session's: the syncs are all there was
@@ -221,21 +265,21 @@ func (s *Session) syncHeadChanges(tx *Tx, recorded map[string]repo.Entry, prev m
 // disk holds is taken if one does, else the most recently updated
 // session's. recorded and prev are updated to stand on the sync commit.
 // Zero Commit when there is no such path.
-func (s *Session) syncOtherSessions(tx *Tx, parent plumbing.Hash, recorded map[string]repo.Entry, prev map[string]plumbing.Hash, disk map[string]repo.Entry, now time.Time) (Commit, error) {
+func (s *Session) syncOtherSessions(tx *Tx, parent plumbing.Hash, recorded map[string]repo.Entry, prev map[string]plumbing.Hash, disk map[string]repo.Entry, now time.Time) (Commit, map[string]string, error) {
 	overlaps, err := s.Overlaps(&Others{}, tx.Outside)
 	if err != nil || len(overlaps) == 0 {
-		return Commit{}, err
+		return Commit{}, nil, err
 	}
 	theirs := map[string]repo.Entry{}
 	from := map[string]Overlap{}
 	for _, o := range overlaps {
 		tree, err := s.Repo.TreeOf(o.Edit)
 		if err != nil {
-			return Commit{}, err
+			return Commit{}, nil, err
 		}
 		e, err := s.Repo.EntryAt(tree, o.Path)
 		if err != nil {
-			return Commit{}, err
+			return Commit{}, nil, err
 		}
 		if _, chosen := from[o.Path]; chosen && theirs[o.Path] == disk[o.Path] {
 			continue // an earlier session's version is the one on disk
@@ -247,6 +291,7 @@ func (s *Session) syncOtherSessions(tx *Tx, parent plumbing.Hash, recorded map[s
 	var paths []string
 	entries := map[string]repo.Entry{}
 	var names []string
+	whose := map[string]string{}
 	for _, p := range tx.Outside {
 		e, ok := theirs[p]
 		if !ok || e == recorded[p] {
@@ -254,12 +299,13 @@ func (s *Session) syncOtherSessions(tx *Tx, parent plumbing.Hash, recorded map[s
 		}
 		entries[p] = e
 		paths = append(paths, p)
+		whose[p] = from[p].Session
 		if n := from[p].Session; !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
 	if len(paths) == 0 {
-		return Commit{}, nil
+		return Commit{}, nil, nil
 	}
 	meta := Meta{Op: OpSync, Session: s.Name, Paths: paths, Prev: map[string]plumbing.Hash{}}
 	for _, p := range paths {
@@ -268,17 +314,17 @@ func (s *Session) syncOtherSessions(tx *Tx, parent plumbing.Hash, recorded map[s
 		}
 	}
 	if meta.Stat, err = s.lineStats(paths, recorded, entries); err != nil {
-		return Commit{}, err
+		return Commit{}, nil, err
 	}
 	subject := "sync: " + describePaths(paths) + " as session " + strings.Join(names, ", ") + " left it (its edit, not this session's)"
 	h, err := s.commit(parent, entries, meta, subject, "", now)
 	if err != nil {
-		return Commit{}, err
+		return Commit{}, nil, err
 	}
 	for _, p := range paths {
 		recorded[p], prev[p] = entries[p], h
 	}
-	return Commit{Hash: h, Parent: parent, Subject: subject, Time: now, Meta: meta}, nil
+	return Commit{Hash: h, Parent: parent, Subject: subject, Time: now, Meta: meta}, whose, nil
 }
 
 // keep is the members of list that are in paths.
