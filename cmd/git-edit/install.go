@@ -10,11 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	toml "github.com/pelletier/go-toml/v2"
+	"github.com/tailscale/hujson"
 	"github.com/urfave/cli/v2"
 )
 
@@ -316,42 +318,43 @@ func installFile(f hostFile, data []byte) ([]byte, error) {
 	if f.TOML {
 		return installTOML(f, data)
 	}
-	want, err := decodeJSONConfig(data)
+	root, err := parseJSONConfig(data, f.Comments)
 	if err != nil {
 		return nil, err
 	}
+	want, err := decodeJSONConfig(root)
+	if err != nil {
+		return nil, err
+	}
+	unit := jsonIndentUnit(root)
 	for _, e := range f.Entries {
-		root, err := parseJSONSpans(data)
-		if err != nil {
-			return nil, err
-		}
-		node, i := root, 0
+		node, i := &root, 0
 		for ; i < len(e.Path); i++ {
-			next, _ := node.member(e.Path[i])
+			next, _ := jsonMember(node.Value.(*hujson.Object), e.Path[i])
 			if next == nil {
 				break
 			}
-			if want := map[bool]byte{true: '[', false: '{'}[i == len(e.Path)-1 && e.Key == ""]; next.kind != want {
-				return nil, fmt.Errorf("%s is not %s", strings.Join(e.Path[:i+1], "."), map[byte]string{'{': "an object", '[': "an array"}[want])
+			if want := map[bool]hujson.Kind{true: '[', false: '{'}[i == len(e.Path)-1 && e.Key == ""]; next.Value.Kind() != want {
+				return nil, fmt.Errorf("%s is not %s", strings.Join(e.Path[:i+1], "."), map[hujson.Kind]string{'{': "an object", '[': "an array"}[want])
 			}
 			node = next
 		}
 		raw, _ := json.Marshal(e.Value)
 		if i == len(e.Path) {
 			if e.Key == "" {
-				if slicesContainJSON(data, node.elems, raw) {
+				if slices.ContainsFunc(node.Value.(*hujson.Array).Elements, func(el hujson.Value) bool { return valueIs(el, raw) }) {
 					continue
 				}
-				data = insertIntoJSON(data, root, node, "", e.Value)
+				insertIntoJSON(node, i, unit, "", e.Value)
 				continue
 			}
-			if v, _ := node.member(e.Key); v != nil {
-				if jsonEqual(data[v.start:v.end], raw) {
+			if v, _ := jsonMember(node.Value.(*hujson.Object), e.Key); v != nil {
+				if valueIs(*v, raw) {
 					continue
 				}
-				return nil, fmt.Errorf("%s.%s is already there and is not what install writes (%s); remove it, or run uninstall with the --session it names", strings.Join(e.Path, "."), e.Key, compactJSON(data[v.start:v.end]))
+				return nil, fmt.Errorf("%s.%s is already there and is not what install writes (%s); remove it, or run uninstall with the --session it names", strings.Join(e.Path, "."), e.Key, valueJSON(*v))
 			}
-			data = insertIntoJSON(data, root, node, e.Key, e.Value)
+			insertIntoJSON(node, i, unit, e.Key, e.Value)
 			continue
 		}
 		// Create the missing containers, nested, as one member of the
@@ -365,13 +368,19 @@ func installFile(f hostFile, data []byte) ([]byte, error) {
 		for j := len(e.Path) - 1; j > i; j-- {
 			v = map[string]any{e.Path[j]: v}
 		}
-		data = insertIntoJSON(data, root, node, e.Path[i], v)
+		insertIntoJSON(node, i, unit, e.Path[i], v)
 	}
-	// Check the result: the old value with git-edit's entries, nothing else.
+	data = root.Pack()
+	// Check the result, read back from its bytes: the old value with
+	// git-edit's entries, nothing else.
 	for _, e := range f.Entries {
 		addEntry(want, e)
 	}
-	got, err := decodeJSONConfig(data)
+	back, err := parseJSONConfig(data, f.Comments)
+	var got map[string]any
+	if err == nil {
+		got, err = decodeJSONConfig(back)
+	}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		return nil, fmt.Errorf("internal error: the merged file is not the old one plus git-edit's entries (%v)", err)
 	}
@@ -385,18 +394,23 @@ func uninstallFile(f hostFile, data []byte) ([]byte, error) {
 	if f.TOML {
 		return uninstallTOML(f, data)
 	}
-	if _, err := decodeJSONConfig(data); err != nil {
+	root, err := parseJSONConfig(data, f.Comments)
+	if err != nil {
 		return nil, err
 	}
+	if _, err := decodeJSONConfig(root); err != nil {
+		return nil, err
+	}
+	unit := jsonIndentUnit(root)
 	for _, e := range f.Entries {
 		raw, _ := json.Marshal(e.Value)
-		root, err := parseJSONSpans(data)
-		if err != nil {
-			return nil, err
-		}
-		chain := []*jsonNode{root}
+		chain := []*hujson.Value{&root}
 		for _, k := range e.Path {
-			next, _ := chain[len(chain)-1].member(k)
+			obj, ok := chain[len(chain)-1].Value.(*hujson.Object)
+			if !ok {
+				break
+			}
+			next, _ := jsonMember(obj, k)
 			if next == nil {
 				break
 			}
@@ -407,17 +421,22 @@ func uninstallFile(f hostFile, data []byte) ([]byte, error) {
 		}
 		node := chain[len(chain)-1]
 		idx := -1
-		if e.Key == "" {
-			for j, el := range node.elems {
-				if jsonEqual(data[el.start:el.end], raw) {
-					idx = j
+		switch c := node.Value.(type) {
+		case *hujson.Array:
+			if e.Key == "" {
+				for j, el := range c.Elements {
+					if valueIs(el, raw) {
+						idx = j
+					}
 				}
 			}
-		} else if v, j := node.member(e.Key); v != nil {
-			if !jsonEqual(data[v.start:v.end], raw) {
-				return nil, fmt.Errorf("%s.%s is not what install writes (%s); it is left; remove it by hand, or run uninstall with the --session it names", strings.Join(e.Path, "."), e.Key, compactJSON(data[v.start:v.end]))
+		case *hujson.Object:
+			if v, j := jsonMember(c, e.Key); e.Key != "" && v != nil {
+				if !valueIs(*v, raw) {
+					return nil, fmt.Errorf("%s.%s is not what install writes (%s); it is left; remove it by hand, or run uninstall with the --session it names", strings.Join(e.Path, "."), e.Key, valueJSON(*v))
+				}
+				idx = j
 			}
-			idx = j
 		}
 		if idx < 0 {
 			continue
@@ -426,38 +445,37 @@ func uninstallFile(f hostFile, data []byte) ([]byte, error) {
 		// install created for it: one the entry alone fills, byte for byte
 		// as install writes it (an empty container that was there before
 		// stays).
-		unit := jsonIndentUnit(data, root)
 		var made any = []any{e.Value}
 		if e.Key != "" {
 			made = map[string]any{e.Key: e.Value}
 		}
 		level := len(chain) - 1
-		for level > 0 && len(chain[level].members)+len(chain[level].elems) == 1 &&
-			string(data[chain[level].start:chain[level].end]) == marshalIndented(made, unit, level) {
+		for level > 0 && itemsOf(chain[level].Value).n == 1 && bareJSON(*chain[level]) == marshalIndented(made, unit, level) {
 			made = map[string]any{e.Path[level-1]: made}
 			level--
 		}
 		if level == len(chain)-1 {
-			data = removeFromJSON(data, root, node, idx)
+			removeFromJSON(node, level, unit, idx)
 		} else {
-			_, j := chain[level].member(e.Path[level])
-			data = removeFromJSON(data, root, chain[level], j)
+			_, j := jsonMember(chain[level].Value.(*hujson.Object), e.Path[level])
+			removeFromJSON(chain[level], level, unit, j)
 		}
 	}
-	if _, err := decodeJSONConfig(data); err != nil {
+	data = root.Pack()
+	back, err := parseJSONConfig(data, f.Comments)
+	if err == nil {
+		_, err = decodeJSONConfig(back)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("internal error: removing git-edit's entries broke the file: %w", err)
 	}
 	return data, nil
 }
 
-// slicesContainJSON reports whether one of elems is the value raw.
-func slicesContainJSON(data []byte, elems []*jsonNode, raw []byte) bool {
-	for _, el := range elems {
-		if jsonEqual(data[el.start:el.end], raw) {
-			return true
-		}
-	}
-	return false
+// bareJSON is v's bytes without the comments and white space around it.
+func bareJSON(v hujson.Value) string {
+	v.BeforeExtra, v.AfterExtra = nil, nil
+	return string(v.Pack())
 }
 
 // compactJSON is a value on one line, for a message.
@@ -469,21 +487,11 @@ func compactJSON(b []byte) string {
 	return out.String()
 }
 
-// decodeJSONConfig parses a configuration file, which must be a JSON
-// object; a syntax error names the line and column.
-func decodeJSONConfig(data []byte) (map[string]any, error) {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	err := dec.Decode(&v)
-	if err == nil && dec.More() {
-		err = errors.New("more than one JSON value")
-	}
+// decodeJSONConfig is a parsed configuration file (a JSON object) as
+// encoding/json decodes it.
+func decodeJSONConfig(root hujson.Value) (map[string]any, error) {
+	v, err := decodeJSONValue(root)
 	if err != nil {
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			line, col := lineCol(data, int(syn.Offset)-1) // Offset is just past the bad byte
-			return nil, fmt.Errorf("not JSON: line %d, column %d: %w (git-edit reads JSON without comments or trailing commas)", line, col, err)
-		}
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
 	m, ok := v.(map[string]any)
