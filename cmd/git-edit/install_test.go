@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/tailscale/hujson"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of cmd/git-edit/testdata")
@@ -467,5 +469,147 @@ func TestAttackProjectInstallNeverWritesThroughALinkOutOfTheRepository(t *testin
 	}
 	if _, err := os.Stat(filepath.Join(global, "settings.json")); err == nil {
 		t.Fatal("install wrote the person's global settings")
+	}
+}
+
+// Host files with comments and trailing commas (JSONC), which VS Code's
+// mcp.json and Gemini CLI's settings.json accept: install keeps every
+// comment and byte outside git-edit's entry (the result is the golden
+// copy), a second install changes nothing, the result read as the host
+// reads it (hujson.Standardize, then encoding/json) holds git-edit's
+// entries, and uninstall gives back the original bytes.
+func TestInstallKeepsCommentsAndTrailingCommasInJSONCFiles(t *testing.T) {
+	for _, tc := range []struct{ name, host, content string }{
+		{"vscode-mcp", "vscode", "// Servers for this workspace.\n" +
+			"{\n" +
+			"  /* inputs first */\n" +
+			"  \"inputs\": [],\n" +
+			"  \"servers\": {\n" +
+			"    // the linter\n" +
+			"    \"lint\": {\"type\": \"stdio\", \"command\": \"lint\", /* no args */},\n" +
+			"  },\n" +
+			"  // last comment, right before the closing brace\n" +
+			"}\n"},
+		{"vscode-same-line", "vscode", "{\n" +
+			"  \"servers\": {\n" +
+			"    \"lint\": {\"command\": \"lint\"} // keep me on lint's line\n" +
+			"  }\n" +
+			"}"},
+		{"gemini-settings", "gemini", "{\n" +
+			"\t// Gemini CLI settings\n" +
+			"\t\"theme\": \"GitHub\", /* dark later */\n" +
+			"\t\"mcpServers\": {\n" +
+			"\t\t\"other\": {\"command\": \"other\", \"args\": [\"a\",],}, // trailing commas\n" +
+			"\t},\n" +
+			"\t\"hooks\": {\n" +
+			"\t\t\"BeforeTool\": [\n" +
+			"\t\t\t{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo\"}]}, // mine\n" +
+			"\t\t],\n" +
+			"\t\t/* AfterTool comes later */\n" +
+			"\t},\n" +
+			"\t/* closing comment */ }\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := *findHost(tc.host)
+			e := newInstallEnv(t)
+			files := e.files(h, false)
+			if len(files) != 1 {
+				t.Fatalf("%s has %d files", h.Name, len(files))
+			}
+			f := files[0]
+			if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f.Path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := e.snapshot(t)
+			if out, err := e.run(t, h.Name, false, false, false); err != nil || !strings.Contains(out, "updated ") {
+				t.Fatalf("install: %v\n%s", err, out)
+			}
+			got, err := os.ReadFile(f.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "jsonc/"+tc.name+".json", got)
+			for _, c := range []string{"//", "/*"} {
+				if strings.Count(string(got), c) != strings.Count(tc.content, c) {
+					t.Errorf("%q comments: %d, want %d", c, strings.Count(string(got), c), strings.Count(tc.content, c))
+				}
+			}
+
+			// Read as the host reads it: git-edit's entries are there.
+			std, err := hujson.Standardize(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(std, &m); err != nil {
+				t.Fatalf("%v\n%s", err, std)
+			}
+			for _, en := range f.Entries {
+				var want any
+				raw, _ := json.Marshal(en.Value)
+				json.Unmarshal(raw, &want)
+				var cur any = m
+				for _, k := range en.Path {
+					cur = cur.(map[string]any)[k]
+				}
+				if en.Key != "" {
+					if !reflect.DeepEqual(cur.(map[string]any)[en.Key], want) {
+						t.Errorf("%v.%s = %v, want %v", en.Path, en.Key, cur.(map[string]any)[en.Key], want)
+					}
+				} else if !slices.ContainsFunc(cur.([]any), func(x any) bool { return reflect.DeepEqual(x, want) }) {
+					t.Errorf("%v holds no %v: %v", en.Path, want, cur)
+				}
+			}
+
+			installed := e.snapshot(t)
+			if out, err := e.run(t, h.Name, false, false, false); err != nil || !strings.Contains(out, "already installed in ") {
+				t.Fatalf("install again: %v\n%s", err, out)
+			}
+			sameTree(t, "install again", installed, e.snapshot(t))
+			if out, err := e.run(t, h.Name, true, false, false); err != nil || !strings.Contains(out, "updated ") {
+				t.Fatalf("uninstall: %v\n%s", err, out)
+			}
+			sameTree(t, "uninstall", before, e.snapshot(t))
+		})
+	}
+}
+
+// A file of a host that reads strict JSON (Claude Code, Claude Desktop,
+// Codex's and Cursor's hooks.json) holding a comment or a trailing comma
+// is refused, naming the file, the line and column and what to do, and
+// nothing is written: the host would refuse the file itself, and
+// git-edit's entry in it would do nothing.
+func TestInstallRefusesCommentsWhereTheHostReadsStrictJSON(t *testing.T) {
+	for _, tc := range []struct{ host, content, want string }{
+		{"claude-code", "{\n  // mine\n  \"mcpServers\": {}\n}\n", "line 2, column 3: a comment"},
+		{"claude-code", "{\n  \"mcpServers\": {},\n}\n", "line 2, column 19: a trailing comma"},
+		{"claude-desktop", "{\"mcpServers\": {} /* x */}", "line 1, column 19: a comment"},
+		{"codex", "{\"hooks\": {},}", "line 1, column 13: a trailing comma"},
+		{"cursor", "{\"version\": 1 // v\n}", "line 1, column 15: a comment"},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			h := *findHost(tc.host)
+			e := newInstallEnv(t)
+			files := e.files(h, false)
+			bad := files[len(files)-1]
+			if err := os.MkdirAll(filepath.Dir(bad.Path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(bad.Path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := e.snapshot(t)
+			for _, uninstall := range []bool{false, true} {
+				out, err := e.run(t, h.Name, uninstall, false, false)
+				if err == nil || !isRefusal(err) || !strings.Contains(err.Error(), e.showPath(h, bad.Path)+": "+tc.want) ||
+					!strings.Contains(err.Error(), "remove it, then run again") || !strings.Contains(err.Error(), "nothing was written") {
+					t.Fatalf("uninstall=%v: %v\n%s", uninstall, err, out)
+				}
+				sameTree(t, "a refused install", before, e.snapshot(t))
+			}
+		})
 	}
 }

@@ -46,7 +46,7 @@ func parseJSONConfig(data []byte, comments bool) (hujson.Value, error) {
 		std := standardJSON(root)
 		if !bytes.Equal(std, data) {
 			at := 0
-			for at < len(data) && data[at] == std[at] {
+			for at < len(data) && at < len(std) && data[at] == std[at] {
 				at++
 			}
 			line, col := lineCol(data, at)
