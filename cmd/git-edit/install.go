@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
@@ -101,57 +102,22 @@ func runInstall(o installOptions) error {
 		}
 		hc.Top = r.Top
 	}
-	type change struct {
-		file     hostFile
-		old, new []byte
-		existed  bool
-		remove   bool // uninstall leaves the file as install created it
-	}
-	var changes []change
+	var changes []configChange
 	for _, f := range h.Files(hc) {
 		if !hc.User {
 			if err := insideTop(hc.Top, f.Path); err != nil {
 				return refused(fmt.Errorf("%s: %w; nothing was written", showPath(hc, f.Path), err))
 			}
 		}
-		old, err := readConfig(f.Path)
-		existed := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return refused(err)
-		}
-		var new []byte
-		if o.Uninstall {
-			if !existed {
-				fmt.Fprintf(o.Stdout, "not installed in %s (no such file)\n", showPath(hc, f.Path))
-				continue
-			}
-			new, err = uninstallFile(f, old)
-		} else {
-			start := old
-			if !existed {
-				start = []byte(cmpOr(f.Skeleton, "{}\n"))
-				if f.TOML {
-					start = nil
-				}
-			}
-			new, err = installFile(f, start)
-		}
+		c, same, err := planConfig(hc, f, o.Uninstall)
 		if err != nil {
-			return refused(fmt.Errorf("%s: %w; nothing was written", showPath(hc, f.Path), err))
+			return refused(fmt.Errorf("%s; nothing was written", err))
 		}
-		// A file left as install creates it empty is removed, but never a
-		// symbolic link (a dotfiles link): its target keeps the person's file,
-		// written through the link without git-edit's entries.
-		remove := o.Uninstall && (len(bytes.TrimSpace(new)) == 0 || string(new) == cmpOr(f.Skeleton, "{}\n")) && !isSymlink(f.Path)
-		if existed && bytes.Equal(old, new) {
-			what := "already installed in"
-			if o.Uninstall {
-				what = "not installed in"
-			}
-			fmt.Fprintf(o.Stdout, "%s %s\n", what, showPath(hc, f.Path))
+		if same != "" {
+			fmt.Fprintln(o.Stdout, same)
 			continue
 		}
-		changes = append(changes, change{f, old, new, existed, remove})
+		changes = append(changes, c)
 	}
 	for _, c := range changes {
 		shown := showPath(hc, c.file.Path)
@@ -159,25 +125,126 @@ func runInstall(o installOptions) error {
 			fmt.Fprint(o.Stdout, ops.ConfigDiff(shown, c.old, c.existed, c.new, !c.remove))
 			continue
 		}
-		var err error
-		switch {
-		case c.remove:
-			err = removeConfig(hc, c.file)
-			fmt.Fprintf(o.Stdout, "removed %s\n", shown)
-		default:
-			err = writeConfig(c.file.Path, c.new)
-			if c.existed {
-				fmt.Fprintf(o.Stdout, "updated %s\n", shown)
-			} else {
-				fmt.Fprintf(o.Stdout, "created %s\n", shown)
+		err := applyConfig(hc, c)
+		if errors.Is(err, errConfigChanged) {
+			// The host wrote the file after install read it: the change
+			// is computed again from what the host wrote, once.
+			var same string
+			c, same, err = planConfig(hc, c.file, o.Uninstall)
+			if err == nil && same != "" {
+				fmt.Fprintln(o.Stdout, same)
+				continue
+			}
+			if err == nil {
+				err = applyConfig(hc, c)
+			}
+			if errors.Is(err, errConfigChanged) {
+				err = fmt.Errorf("%s: %w, twice (the host may be running and keep writing it); the file holds what that program wrote, without git-edit's change: run %s again when it is done", shown, errConfigChanged, map[bool]string{false: "install", true: "uninstall"}[o.Uninstall])
 			}
 		}
 		if err != nil {
 			return refused(err)
 		}
+		switch {
+		case c.remove:
+			fmt.Fprintf(o.Stdout, "removed %s\n", shown)
+		case c.existed:
+			fmt.Fprintf(o.Stdout, "updated %s\n", shown)
+		default:
+			fmt.Fprintf(o.Stdout, "created %s\n", shown)
+		}
 	}
 	if o.DryRun {
 		fmt.Fprintln(o.Stdout, "(dry run: nothing was written)")
+	}
+	return nil
+}
+
+// configChange is what install or uninstall does to one host file.
+type configChange struct {
+	file     hostFile
+	old, new []byte
+	existed  bool
+	remove   bool // uninstall leaves the file as install created it
+}
+
+// planConfig reads f and computes its change; same is the line to print
+// instead when the file is already as wanted. An error names the file.
+func planConfig(hc hostContext, f hostFile, uninstall bool) (c configChange, same string, err error) {
+	old, err := readConfig(f.Path)
+	existed := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return c, "", err
+	}
+	var new []byte
+	if uninstall {
+		if !existed {
+			return c, fmt.Sprintf("not installed in %s (no such file)", showPath(hc, f.Path)), nil
+		}
+		new, err = uninstallFile(f, old)
+	} else {
+		start := old
+		if !existed {
+			start = []byte(cmpOr(f.Skeleton, "{}\n"))
+			if f.TOML {
+				start = nil
+			}
+		}
+		new, err = installFile(f, start)
+	}
+	if err != nil {
+		return c, "", fmt.Errorf("%s: %w", showPath(hc, f.Path), err)
+	}
+	// A file left as install creates it empty is removed, but never a
+	// symbolic link (a dotfiles link): its target keeps the person's file,
+	// written through the link without git-edit's entries.
+	remove := uninstall && (len(bytes.TrimSpace(new)) == 0 || string(new) == cmpOr(f.Skeleton, "{}\n")) && !isSymlink(f.Path)
+	if existed && bytes.Equal(old, new) {
+		what := "already installed in"
+		if uninstall {
+			what = "not installed in"
+		}
+		return c, what + " " + showPath(hc, f.Path), nil
+	}
+	return configChange{f, old, new, existed, remove}, "", nil
+}
+
+// applyConfig writes (or removes) the file of c, unless it no longer holds
+// what c was computed from: then errConfigChanged, and it is left as is.
+func applyConfig(hc hostContext, c configChange) error {
+	if c.remove {
+		return removeConfig(hc, c.file, c.old)
+	}
+	return writeConfig(c.file.Path, c.new, c.old, c.existed)
+}
+
+// errConfigChanged: a host file is no longer what install read and
+// computed its change from (the host wrote it meanwhile).
+var errConfigChanged = errors.New("another program wrote the file while git-edit was changing it")
+
+// installPause, when set (by tests only), is called at install's pause
+// point "before-rename" (path: the file; its new bytes are in a temporary
+// file, or it is to be removed; the check that it still holds what
+// install read comes next), so that a test can write the file there.
+var installPause atomic.Pointer[func(point, path string)]
+
+// checkUnchanged returns errConfigChanged unless the file at path holds
+// old (existed) or is missing (!existed).
+func checkUnchanged(path string, old []byte, existed bool) error {
+	if h := installPause.Load(); h != nil {
+		(*h)("before-rename", path)
+	}
+	now, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if existed {
+			return errConfigChanged
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("read %s: %w", path, err)
+	case !existed || !bytes.Equal(now, old):
+		return errConfigChanged
 	}
 	return nil
 }
@@ -218,8 +285,10 @@ func readConfig(path string) ([]byte, error) {
 // names) with data: a temporary file in the same directory, synced, with
 // the old file's mode (0644 for a new one), renamed over it, so that the
 // host reads the old bytes or the new, never a part. Missing directories
-// are created.
-func writeConfig(path string, data []byte) error {
+// are created. Just before the rename, the file must still hold old
+// (existed; else be missing): if a program wrote it since install read it,
+// nothing is written and the error is errConfigChanged.
+func writeConfig(path string, data, old []byte, existed bool) error {
 	if target, err := filepath.EvalSymlinks(path); err == nil {
 		path = target
 	}
@@ -246,10 +315,16 @@ func writeConfig(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
+		err = checkUnchanged(path, old, existed)
+	}
+	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		if errors.Is(err, errConfigChanged) {
+			return err
+		}
 		return fmt.Errorf("write %s: %w; the file is as it was", path, err)
 	}
 	return nil
@@ -297,7 +372,11 @@ func isSymlink(path string) bool {
 // removeConfig removes a file uninstall leaves as install created it, and
 // its directory (.claude, ~/.gemini …) if that is left empty and is not
 // the project's top, the home directory or the configuration directory.
-func removeConfig(c hostContext, f hostFile) error {
+// The file must still hold old, else errConfigChanged and it stays.
+func removeConfig(c hostContext, f hostFile, old []byte) error {
+	if err := checkUnchanged(f.Path, old, true); err != nil {
+		return err
+	}
 	if err := os.Remove(f.Path); err != nil {
 		return fmt.Errorf("remove %s: %w", f.Path, err)
 	}

@@ -613,3 +613,121 @@ func TestInstallRefusesCommentsWhereTheHostReadsStrictJSON(t *testing.T) {
 		})
 	}
 }
+
+// setInstallPause sets install's test pause hook until the test ends.
+func setInstallPause(t *testing.T, hook func(point, path string)) {
+	t.Helper()
+	installPause.Store(&hook)
+	t.Cleanup(func() { installPause.Store(nil) })
+}
+
+// A host writing its file between install's read and its rename (Claude
+// Code rewrites ~/.claude.json often) keeps its write: install sees the
+// file changed, computes its change again from the host's bytes and
+// writes that; if the host writes again, install refuses and the file
+// holds the host's last write, byte for byte, with no temporary file left.
+// Uninstall's removal of a file it would leave empty is checked the same
+// way.
+func TestAttackInstallKeepsAHostsWriteBetweenReadAndRename(t *testing.T) {
+	h := *findHost("claude-code")
+	t.Run("install, host writes once", func(t *testing.T) {
+		e := newInstallEnv(t)
+		f := e.files(h, true)[0] // ~/.claude.json
+		if err := os.WriteFile(f.Path, []byte("{\"numStartups\": 1}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		host := []byte("{\"numStartups\": 2, \"projects\": {\"/p\": {\"allowedTools\": []}}}\n")
+		writes := 0
+		setInstallPause(t, func(point, path string) {
+			if point == "before-rename" && filepath.Base(path) == ".claude.json" && writes == 0 {
+				writes++
+				if err := os.WriteFile(f.Path, host, 0o600); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		out, err := e.run(t, h.Name, false, true, false)
+		if err != nil || !strings.Contains(out, "updated ~/.claude.json") {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		want, err := installFile(f, host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(f.Path); !bytes.Equal(got, want) || writes != 1 {
+			t.Fatalf("writes %d; ~/.claude.json:\n%s\nwant the host's write plus git-edit's entry:\n%s", writes, got, want)
+		}
+		noTemporaryFiles(t, filepath.Dir(f.Path))
+	})
+	t.Run("install, host keeps writing", func(t *testing.T) {
+		e := newInstallEnv(t)
+		f := e.files(h, true)[0]
+		if err := os.WriteFile(f.Path, []byte("{\"numStartups\": 1}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		writes := 0
+		var last []byte
+		setInstallPause(t, func(point, path string) {
+			if point == "before-rename" && filepath.Base(path) == ".claude.json" {
+				writes++
+				last = []byte("{\"numStartups\": " + strings.Repeat("9", writes) + "}\n")
+				if err := os.WriteFile(f.Path, last, 0o600); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		out, err := e.run(t, h.Name, false, true, false)
+		if err == nil || !isRefusal(err) || !strings.Contains(err.Error(), "~/.claude.json: another program wrote the file while git-edit was changing it, twice") ||
+			!strings.Contains(err.Error(), "run install again") {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		if got, _ := os.ReadFile(f.Path); !bytes.Equal(got, last) || writes != 2 {
+			t.Fatalf("writes %d; ~/.claude.json:\n%s\nwant the host's last write:\n%s", writes, got, last)
+		}
+		noTemporaryFiles(t, filepath.Dir(f.Path))
+	})
+	t.Run("uninstall removing the file, host writes once", func(t *testing.T) {
+		e := newInstallEnv(t)
+		f := e.files(h, false)[0] // .mcp.json, created by install
+		if out, err := e.run(t, h.Name, false, false, false); err != nil {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		installed, _ := os.ReadFile(f.Path)
+		// The person adds a server of their own while uninstall runs.
+		host := bytes.Replace(installed, []byte("\"mcpServers\": {"), []byte("\"mcpServers\": {\n    \"mine\": {\"command\": \"mine\", \"args\": []},"), 1)
+		writes := 0
+		setInstallPause(t, func(point, path string) {
+			if point == "before-rename" && filepath.Base(path) == ".mcp.json" && writes == 0 {
+				writes++
+				if err := os.WriteFile(f.Path, host, 0o644); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		out, err := e.run(t, h.Name, true, false, false)
+		if err != nil || !strings.Contains(out, "updated .mcp.json") {
+			t.Fatalf("uninstall: %v\n%s", err, out)
+		}
+		want, err := uninstallFile(f, host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(f.Path); err != nil || !bytes.Equal(got, want) || !bytes.Contains(got, []byte("\"mine\"")) || writes != 1 {
+			t.Fatalf("writes %d; .mcp.json (%v):\n%s\nwant the person's server kept:\n%s", writes, err, got, want)
+		}
+	})
+}
+
+// noTemporaryFiles fails if install left a temporary file in dir.
+func noTemporaryFiles(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range ents {
+		if strings.Contains(en.Name(), ".git-edit-") {
+			t.Errorf("temporary file left: %s", filepath.Join(dir, en.Name()))
+		}
+	}
+}
