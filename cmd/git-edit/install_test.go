@@ -731,3 +731,62 @@ func noTemporaryFiles(t *testing.T, dir string) {
 		}
 	}
 }
+
+// Install and uninstall run while another program keeps rewriting the
+// file (in place, as a host does): each run either succeeds or is refused
+// (the file changed twice, or was read half-written), and the file is
+// always one of the program's writes, or one of them with git-edit's
+// entry added (install) or removed (uninstall), never a mix; no temporary
+// file is left. (A write landing between install's last check and its
+// rename is lost: that window is not closed; see the README.)
+func TestAttackInstallWhileAHostKeepsWriting(t *testing.T) {
+	rounds := 12
+	if testing.Short() {
+		rounds = 3
+	}
+	h := *findHost("claude-code")
+	e := newInstallEnv(t)
+	f := e.files(h, true)[0] // ~/.claude.json
+	hostWrite := func(n int) []byte { return []byte("{\"numStartups\": " + strings.Repeat("1", n%40+1) + "}\n") }
+	if err := os.WriteFile(f.Path, hostWrite(0), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for r := range rounds {
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			for n := 1; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				// A host's write, sometimes over git-edit's entry.
+				b := hostWrite(n)
+				if cur, err := os.ReadFile(f.Path); err == nil && bytes.Contains(cur, []byte("git-edit")) && n%2 == 0 {
+					b, _ = installFile(f, b)
+				}
+				os.WriteFile(f.Path, b, 0o600)
+			}
+		}()
+		out, err := e.run(t, h.Name, r%2 == 1, true, false)
+		close(stop)
+		<-done
+		if err != nil && !(isRefusal(err) && (strings.Contains(err.Error(), "changing it, twice") || strings.Contains(err.Error(), "not JSON"))) {
+			t.Fatalf("round %d: %v\n%s", r, err, out)
+		}
+		got, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := false
+		for n := 0; n < 40 && !ok; n++ {
+			with, _ := installFile(f, hostWrite(n))
+			ok = bytes.Equal(got, hostWrite(n)) || bytes.Equal(got, with)
+		}
+		if !ok {
+			t.Fatalf("round %d: ~/.claude.json is neither a host's write nor one with git-edit's entry:\n%s", r, got)
+		}
+		noTemporaryFiles(t, filepath.Dir(f.Path))
+	}
+}
