@@ -33,6 +33,10 @@ type hostContext struct {
 type hostFile struct {
 	Path string // absolute
 	TOML bool   // a TOML file (Codex's config.toml); else JSON
+	// Comments: the host reads this JSON file with comments and trailing
+	// commas (JSONC), so install keeps them; else a file holding either
+	// is refused, as the host would refuse it.
+	Comments bool
 	// Skeleton is the file install creates before adding the entries
 	// when there is none; uninstall removes a file left as Skeleton.
 	Skeleton string
@@ -154,7 +158,8 @@ var agentHosts = []agentHost{
 			// report goes to stderr.
 			before, after := recordCommands("$GEMINI_PROJECT_DIR", c.Session, " >&2")
 			return []hostFile{{
-				Path: c.pick(filepath.Join(c.Top, ".gemini", "settings.json"), filepath.Join(c.Home, ".gemini", "settings.json")),
+				// Gemini CLI strips comments from settings.json.
+				Path: c.pick(filepath.Join(c.Top, ".gemini", "settings.json"), filepath.Join(c.Home, ".gemini", "settings.json")), Comments: true,
 				Entries: []hostEntry{
 					{Path: []string{"mcpServers"}, Key: "git-edit", Value: mcpEntry{Command: "git-edit", Args: mcpArgs("", c.Session)}},
 					{Path: []string{"hooks", "BeforeTool"}, Value: matcherHooks{"run_shell_command", []commandHook{{Name: "git-edit-record-before", Type: "command", Command: before}}}},
@@ -174,7 +179,8 @@ var agentHosts = []agentHost{
 			before, after := recordCommands("", c.Session, " >&2")
 			dir := c.pick(filepath.Join(c.Top, ".cursor"), filepath.Join(c.Home, ".cursor"))
 			return []hostFile{{
-				Path: filepath.Join(dir, "mcp.json"),
+				// Cursor reads mcp.json as VS Code reads JSONC.
+				Path: filepath.Join(dir, "mcp.json"), Comments: true,
 				Entries: []hostEntry{{Path: []string{"mcpServers"}, Key: "git-edit",
 					Value: mcpEntry{Command: "git-edit", Args: mcpArgs(root, c.Session)}}},
 			}, {
@@ -194,7 +200,8 @@ var agentHosts = []agentHost{
 			// takes the roots VS Code offers.
 			root := c.pick("${workspaceFolder}", "")
 			return []hostFile{{
-				Path: c.pick(filepath.Join(c.Top, ".vscode", "mcp.json"), filepath.Join(c.Config, "Code", "User", "mcp.json")),
+				// VS Code reads mcp.json as JSON with comments.
+				Path: c.pick(filepath.Join(c.Top, ".vscode", "mcp.json"), filepath.Join(c.Config, "Code", "User", "mcp.json")), Comments: true,
 				Entries: []hostEntry{{Path: []string{"servers"}, Key: "git-edit",
 					Value: mcpEntry{Type: "stdio", Command: "git-edit", Args: mcpArgs(root, c.Session)}}},
 			}}

@@ -10,11 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	toml "github.com/pelletier/go-toml/v2"
+	"github.com/tailscale/hujson"
 	"github.com/urfave/cli/v2"
 )
 
@@ -99,57 +102,22 @@ func runInstall(o installOptions) error {
 		}
 		hc.Top = r.Top
 	}
-	type change struct {
-		file     hostFile
-		old, new []byte
-		existed  bool
-		remove   bool // uninstall leaves the file as install created it
-	}
-	var changes []change
+	var changes []configChange
 	for _, f := range h.Files(hc) {
 		if !hc.User {
 			if err := insideTop(hc.Top, f.Path); err != nil {
 				return refused(fmt.Errorf("%s: %w; nothing was written", showPath(hc, f.Path), err))
 			}
 		}
-		old, err := readConfig(f.Path)
-		existed := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return refused(err)
-		}
-		var new []byte
-		if o.Uninstall {
-			if !existed {
-				fmt.Fprintf(o.Stdout, "not installed in %s (no such file)\n", showPath(hc, f.Path))
-				continue
-			}
-			new, err = uninstallFile(f, old)
-		} else {
-			start := old
-			if !existed {
-				start = []byte(cmpOr(f.Skeleton, "{}\n"))
-				if f.TOML {
-					start = nil
-				}
-			}
-			new, err = installFile(f, start)
-		}
+		c, same, err := planConfig(hc, f, o.Uninstall)
 		if err != nil {
-			return refused(fmt.Errorf("%s: %w; nothing was written", showPath(hc, f.Path), err))
+			return refused(fmt.Errorf("%s; nothing was written", err))
 		}
-		// A file left as install creates it empty is removed, but never a
-		// symbolic link (a dotfiles link): its target keeps the person's file,
-		// written through the link without git-edit's entries.
-		remove := o.Uninstall && (len(bytes.TrimSpace(new)) == 0 || string(new) == cmpOr(f.Skeleton, "{}\n")) && !isSymlink(f.Path)
-		if existed && bytes.Equal(old, new) {
-			what := "already installed in"
-			if o.Uninstall {
-				what = "not installed in"
-			}
-			fmt.Fprintf(o.Stdout, "%s %s\n", what, showPath(hc, f.Path))
+		if same != "" {
+			fmt.Fprintln(o.Stdout, same)
 			continue
 		}
-		changes = append(changes, change{f, old, new, existed, remove})
+		changes = append(changes, c)
 	}
 	for _, c := range changes {
 		shown := showPath(hc, c.file.Path)
@@ -157,25 +125,126 @@ func runInstall(o installOptions) error {
 			fmt.Fprint(o.Stdout, ops.ConfigDiff(shown, c.old, c.existed, c.new, !c.remove))
 			continue
 		}
-		var err error
-		switch {
-		case c.remove:
-			err = removeConfig(hc, c.file)
-			fmt.Fprintf(o.Stdout, "removed %s\n", shown)
-		default:
-			err = writeConfig(c.file.Path, c.new)
-			if c.existed {
-				fmt.Fprintf(o.Stdout, "updated %s\n", shown)
-			} else {
-				fmt.Fprintf(o.Stdout, "created %s\n", shown)
+		err := applyConfig(hc, c)
+		if errors.Is(err, errConfigChanged) {
+			// The host wrote the file after install read it: the change
+			// is computed again from what the host wrote, once.
+			var same string
+			c, same, err = planConfig(hc, c.file, o.Uninstall)
+			if err == nil && same != "" {
+				fmt.Fprintln(o.Stdout, same)
+				continue
+			}
+			if err == nil {
+				err = applyConfig(hc, c)
+			}
+			if errors.Is(err, errConfigChanged) {
+				err = fmt.Errorf("%s: %w, twice (the host may be running and keep writing it); the file holds what that program wrote, without git-edit's change: run %s again when it is done", shown, errConfigChanged, map[bool]string{false: "install", true: "uninstall"}[o.Uninstall])
 			}
 		}
 		if err != nil {
 			return refused(err)
 		}
+		switch {
+		case c.remove:
+			fmt.Fprintf(o.Stdout, "removed %s\n", shown)
+		case c.existed:
+			fmt.Fprintf(o.Stdout, "updated %s\n", shown)
+		default:
+			fmt.Fprintf(o.Stdout, "created %s\n", shown)
+		}
 	}
 	if o.DryRun {
 		fmt.Fprintln(o.Stdout, "(dry run: nothing was written)")
+	}
+	return nil
+}
+
+// configChange is what install or uninstall does to one host file.
+type configChange struct {
+	file     hostFile
+	old, new []byte
+	existed  bool
+	remove   bool // uninstall leaves the file as install created it
+}
+
+// planConfig reads f and computes its change; same is the line to print
+// instead when the file is already as wanted. An error names the file.
+func planConfig(hc hostContext, f hostFile, uninstall bool) (c configChange, same string, err error) {
+	old, err := readConfig(f.Path)
+	existed := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return c, "", err
+	}
+	var new []byte
+	if uninstall {
+		if !existed {
+			return c, fmt.Sprintf("not installed in %s (no such file)", showPath(hc, f.Path)), nil
+		}
+		new, err = uninstallFile(f, old)
+	} else {
+		start := old
+		if !existed {
+			start = []byte(cmpOr(f.Skeleton, "{}\n"))
+			if f.TOML {
+				start = nil
+			}
+		}
+		new, err = installFile(f, start)
+	}
+	if err != nil {
+		return c, "", fmt.Errorf("%s: %w", showPath(hc, f.Path), err)
+	}
+	// A file left as install creates it empty is removed, but never a
+	// symbolic link (a dotfiles link): its target keeps the person's file,
+	// written through the link without git-edit's entries.
+	remove := uninstall && (len(bytes.TrimSpace(new)) == 0 || string(new) == cmpOr(f.Skeleton, "{}\n")) && !isSymlink(f.Path)
+	if existed && bytes.Equal(old, new) {
+		what := "already installed in"
+		if uninstall {
+			what = "not installed in"
+		}
+		return c, what + " " + showPath(hc, f.Path), nil
+	}
+	return configChange{f, old, new, existed, remove}, "", nil
+}
+
+// applyConfig writes (or removes) the file of c, unless it no longer holds
+// what c was computed from: then errConfigChanged, and it is left as is.
+func applyConfig(hc hostContext, c configChange) error {
+	if c.remove {
+		return removeConfig(hc, c.file, c.old)
+	}
+	return writeConfig(c.file.Path, c.new, c.old, c.existed)
+}
+
+// errConfigChanged: a host file is no longer what install read and
+// computed its change from (the host wrote it meanwhile).
+var errConfigChanged = errors.New("another program wrote the file while git-edit was changing it")
+
+// installPause, when set (by tests only), is called at install's pause
+// point "before-rename" (path: the file; its new bytes are in a temporary
+// file, or it is to be removed; the check that it still holds what
+// install read comes next), so that a test can write the file there.
+var installPause atomic.Pointer[func(point, path string)]
+
+// checkUnchanged returns errConfigChanged unless the file at path holds
+// old (existed) or is missing (!existed).
+func checkUnchanged(path string, old []byte, existed bool) error {
+	if h := installPause.Load(); h != nil {
+		(*h)("before-rename", path)
+	}
+	now, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if existed {
+			return errConfigChanged
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("read %s: %w", path, err)
+	case !existed || !bytes.Equal(now, old):
+		return errConfigChanged
 	}
 	return nil
 }
@@ -216,8 +285,10 @@ func readConfig(path string) ([]byte, error) {
 // names) with data: a temporary file in the same directory, synced, with
 // the old file's mode (0644 for a new one), renamed over it, so that the
 // host reads the old bytes or the new, never a part. Missing directories
-// are created.
-func writeConfig(path string, data []byte) error {
+// are created. Just before the rename, the file must still hold old
+// (existed; else be missing): if a program wrote it since install read it,
+// nothing is written and the error is errConfigChanged.
+func writeConfig(path string, data, old []byte, existed bool) error {
 	if target, err := filepath.EvalSymlinks(path); err == nil {
 		path = target
 	}
@@ -244,10 +315,16 @@ func writeConfig(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
+		err = checkUnchanged(path, old, existed)
+	}
+	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		if errors.Is(err, errConfigChanged) {
+			return err
+		}
 		return fmt.Errorf("write %s: %w; the file is as it was", path, err)
 	}
 	return nil
@@ -295,7 +372,11 @@ func isSymlink(path string) bool {
 // removeConfig removes a file uninstall leaves as install created it, and
 // its directory (.claude, ~/.gemini …) if that is left empty and is not
 // the project's top, the home directory or the configuration directory.
-func removeConfig(c hostContext, f hostFile) error {
+// The file must still hold old, else errConfigChanged and it stays.
+func removeConfig(c hostContext, f hostFile, old []byte) error {
+	if err := checkUnchanged(f.Path, old, true); err != nil {
+		return err
+	}
 	if err := os.Remove(f.Path); err != nil {
 		return fmt.Errorf("remove %s: %w", f.Path, err)
 	}
@@ -316,42 +397,43 @@ func installFile(f hostFile, data []byte) ([]byte, error) {
 	if f.TOML {
 		return installTOML(f, data)
 	}
-	want, err := decodeJSONConfig(data)
+	root, err := parseJSONConfig(data, f.Comments)
 	if err != nil {
 		return nil, err
 	}
+	want, err := decodeJSONConfig(root)
+	if err != nil {
+		return nil, err
+	}
+	unit := jsonIndentUnit(root)
 	for _, e := range f.Entries {
-		root, err := parseJSONSpans(data)
-		if err != nil {
-			return nil, err
-		}
-		node, i := root, 0
+		node, i := &root, 0
 		for ; i < len(e.Path); i++ {
-			next, _ := node.member(e.Path[i])
+			next, _ := jsonMember(node.Value.(*hujson.Object), e.Path[i])
 			if next == nil {
 				break
 			}
-			if want := map[bool]byte{true: '[', false: '{'}[i == len(e.Path)-1 && e.Key == ""]; next.kind != want {
-				return nil, fmt.Errorf("%s is not %s", strings.Join(e.Path[:i+1], "."), map[byte]string{'{': "an object", '[': "an array"}[want])
+			if want := map[bool]hujson.Kind{true: '[', false: '{'}[i == len(e.Path)-1 && e.Key == ""]; next.Value.Kind() != want {
+				return nil, fmt.Errorf("%s is not %s", strings.Join(e.Path[:i+1], "."), map[hujson.Kind]string{'{': "an object", '[': "an array"}[want])
 			}
 			node = next
 		}
 		raw, _ := json.Marshal(e.Value)
 		if i == len(e.Path) {
 			if e.Key == "" {
-				if slicesContainJSON(data, node.elems, raw) {
+				if slices.ContainsFunc(node.Value.(*hujson.Array).Elements, func(el hujson.Value) bool { return valueIs(el, raw) }) {
 					continue
 				}
-				data = insertIntoJSON(data, root, node, "", e.Value)
+				insertIntoJSON(node, i, unit, "", e.Value)
 				continue
 			}
-			if v, _ := node.member(e.Key); v != nil {
-				if jsonEqual(data[v.start:v.end], raw) {
+			if v, _ := jsonMember(node.Value.(*hujson.Object), e.Key); v != nil {
+				if valueIs(*v, raw) {
 					continue
 				}
-				return nil, fmt.Errorf("%s.%s is already there and is not what install writes (%s); remove it, or run uninstall with the --session it names", strings.Join(e.Path, "."), e.Key, compactJSON(data[v.start:v.end]))
+				return nil, fmt.Errorf("%s.%s is already there and is not what install writes (%s); remove it, or run uninstall with the --session it names", strings.Join(e.Path, "."), e.Key, valueJSON(*v))
 			}
-			data = insertIntoJSON(data, root, node, e.Key, e.Value)
+			insertIntoJSON(node, i, unit, e.Key, e.Value)
 			continue
 		}
 		// Create the missing containers, nested, as one member of the
@@ -365,13 +447,19 @@ func installFile(f hostFile, data []byte) ([]byte, error) {
 		for j := len(e.Path) - 1; j > i; j-- {
 			v = map[string]any{e.Path[j]: v}
 		}
-		data = insertIntoJSON(data, root, node, e.Path[i], v)
+		insertIntoJSON(node, i, unit, e.Path[i], v)
 	}
-	// Check the result: the old value with git-edit's entries, nothing else.
+	data = root.Pack()
+	// Check the result, read back from its bytes: the old value with
+	// git-edit's entries, nothing else.
 	for _, e := range f.Entries {
 		addEntry(want, e)
 	}
-	got, err := decodeJSONConfig(data)
+	back, err := parseJSONConfig(data, f.Comments)
+	var got map[string]any
+	if err == nil {
+		got, err = decodeJSONConfig(back)
+	}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		return nil, fmt.Errorf("internal error: the merged file is not the old one plus git-edit's entries (%v)", err)
 	}
@@ -385,18 +473,23 @@ func uninstallFile(f hostFile, data []byte) ([]byte, error) {
 	if f.TOML {
 		return uninstallTOML(f, data)
 	}
-	if _, err := decodeJSONConfig(data); err != nil {
+	root, err := parseJSONConfig(data, f.Comments)
+	if err != nil {
 		return nil, err
 	}
+	if _, err := decodeJSONConfig(root); err != nil {
+		return nil, err
+	}
+	unit := jsonIndentUnit(root)
 	for _, e := range f.Entries {
 		raw, _ := json.Marshal(e.Value)
-		root, err := parseJSONSpans(data)
-		if err != nil {
-			return nil, err
-		}
-		chain := []*jsonNode{root}
+		chain := []*hujson.Value{&root}
 		for _, k := range e.Path {
-			next, _ := chain[len(chain)-1].member(k)
+			obj, ok := chain[len(chain)-1].Value.(*hujson.Object)
+			if !ok {
+				break
+			}
+			next, _ := jsonMember(obj, k)
 			if next == nil {
 				break
 			}
@@ -407,17 +500,22 @@ func uninstallFile(f hostFile, data []byte) ([]byte, error) {
 		}
 		node := chain[len(chain)-1]
 		idx := -1
-		if e.Key == "" {
-			for j, el := range node.elems {
-				if jsonEqual(data[el.start:el.end], raw) {
-					idx = j
+		switch c := node.Value.(type) {
+		case *hujson.Array:
+			if e.Key == "" {
+				for j, el := range c.Elements {
+					if valueIs(el, raw) {
+						idx = j
+					}
 				}
 			}
-		} else if v, j := node.member(e.Key); v != nil {
-			if !jsonEqual(data[v.start:v.end], raw) {
-				return nil, fmt.Errorf("%s.%s is not what install writes (%s); it is left; remove it by hand, or run uninstall with the --session it names", strings.Join(e.Path, "."), e.Key, compactJSON(data[v.start:v.end]))
+		case *hujson.Object:
+			if v, j := jsonMember(c, e.Key); e.Key != "" && v != nil {
+				if !valueIs(*v, raw) {
+					return nil, fmt.Errorf("%s.%s is not what install writes (%s); it is left; remove it by hand, or run uninstall with the --session it names", strings.Join(e.Path, "."), e.Key, valueJSON(*v))
+				}
+				idx = j
 			}
-			idx = j
 		}
 		if idx < 0 {
 			continue
@@ -426,38 +524,37 @@ func uninstallFile(f hostFile, data []byte) ([]byte, error) {
 		// install created for it: one the entry alone fills, byte for byte
 		// as install writes it (an empty container that was there before
 		// stays).
-		unit := jsonIndentUnit(data, root)
 		var made any = []any{e.Value}
 		if e.Key != "" {
 			made = map[string]any{e.Key: e.Value}
 		}
 		level := len(chain) - 1
-		for level > 0 && len(chain[level].members)+len(chain[level].elems) == 1 &&
-			string(data[chain[level].start:chain[level].end]) == marshalIndented(made, unit, level) {
+		for level > 0 && itemsOf(chain[level].Value).n == 1 && bareJSON(*chain[level]) == marshalIndented(made, unit, level) {
 			made = map[string]any{e.Path[level-1]: made}
 			level--
 		}
 		if level == len(chain)-1 {
-			data = removeFromJSON(data, root, node, idx)
+			removeFromJSON(node, level, unit, idx)
 		} else {
-			_, j := chain[level].member(e.Path[level])
-			data = removeFromJSON(data, root, chain[level], j)
+			_, j := jsonMember(chain[level].Value.(*hujson.Object), e.Path[level])
+			removeFromJSON(chain[level], level, unit, j)
 		}
 	}
-	if _, err := decodeJSONConfig(data); err != nil {
+	data = root.Pack()
+	back, err := parseJSONConfig(data, f.Comments)
+	if err == nil {
+		_, err = decodeJSONConfig(back)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("internal error: removing git-edit's entries broke the file: %w", err)
 	}
 	return data, nil
 }
 
-// slicesContainJSON reports whether one of elems is the value raw.
-func slicesContainJSON(data []byte, elems []*jsonNode, raw []byte) bool {
-	for _, el := range elems {
-		if jsonEqual(data[el.start:el.end], raw) {
-			return true
-		}
-	}
-	return false
+// bareJSON is v's bytes without the comments and white space around it.
+func bareJSON(v hujson.Value) string {
+	v.BeforeExtra, v.AfterExtra = nil, nil
+	return string(v.Pack())
 }
 
 // compactJSON is a value on one line, for a message.
@@ -469,21 +566,11 @@ func compactJSON(b []byte) string {
 	return out.String()
 }
 
-// decodeJSONConfig parses a configuration file, which must be a JSON
-// object; a syntax error names the line and column.
-func decodeJSONConfig(data []byte) (map[string]any, error) {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	err := dec.Decode(&v)
-	if err == nil && dec.More() {
-		err = errors.New("more than one JSON value")
-	}
+// decodeJSONConfig is a parsed configuration file (a JSON object) as
+// encoding/json decodes it.
+func decodeJSONConfig(root hujson.Value) (map[string]any, error) {
+	v, err := decodeJSONValue(root)
 	if err != nil {
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			line, col := lineCol(data, int(syn.Offset)-1) // Offset is just past the bad byte
-			return nil, fmt.Errorf("not JSON: line %d, column %d: %w (git-edit reads JSON without comments or trailing commas)", line, col, err)
-		}
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
 	m, ok := v.(map[string]any)

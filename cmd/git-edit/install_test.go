@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/tailscale/hujson"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of cmd/git-edit/testdata")
@@ -467,5 +469,324 @@ func TestAttackProjectInstallNeverWritesThroughALinkOutOfTheRepository(t *testin
 	}
 	if _, err := os.Stat(filepath.Join(global, "settings.json")); err == nil {
 		t.Fatal("install wrote the person's global settings")
+	}
+}
+
+// Host files with comments and trailing commas (JSONC), which VS Code's
+// mcp.json and Gemini CLI's settings.json accept: install keeps every
+// comment and byte outside git-edit's entry (the result is the golden
+// copy), a second install changes nothing, the result read as the host
+// reads it (hujson.Standardize, then encoding/json) holds git-edit's
+// entries, and uninstall gives back the original bytes.
+func TestInstallKeepsCommentsAndTrailingCommasInJSONCFiles(t *testing.T) {
+	for _, tc := range []struct{ name, host, content string }{
+		{"vscode-mcp", "vscode", "// Servers for this workspace.\n" +
+			"{\n" +
+			"  /* inputs first */\n" +
+			"  \"inputs\": [],\n" +
+			"  \"servers\": {\n" +
+			"    // the linter\n" +
+			"    \"lint\": {\"type\": \"stdio\", \"command\": \"lint\", /* no args */},\n" +
+			"  },\n" +
+			"  // last comment, right before the closing brace\n" +
+			"}\n"},
+		{"vscode-same-line", "vscode", "{\n" +
+			"  \"servers\": {\n" +
+			"    \"lint\": {\"command\": \"lint\"} // keep me on lint's line\n" +
+			"  }\n" +
+			"}"},
+		{"gemini-settings", "gemini", "{\n" +
+			"\t// Gemini CLI settings\n" +
+			"\t\"theme\": \"GitHub\", /* dark later */\n" +
+			"\t\"mcpServers\": {\n" +
+			"\t\t\"other\": {\"command\": \"other\", \"args\": [\"a\",],}, // trailing commas\n" +
+			"\t},\n" +
+			"\t\"hooks\": {\n" +
+			"\t\t\"BeforeTool\": [\n" +
+			"\t\t\t{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo\"}]}, // mine\n" +
+			"\t\t],\n" +
+			"\t\t/* AfterTool comes later */\n" +
+			"\t},\n" +
+			"\t/* closing comment */ }\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := *findHost(tc.host)
+			e := newInstallEnv(t)
+			files := e.files(h, false)
+			if len(files) != 1 {
+				t.Fatalf("%s has %d files", h.Name, len(files))
+			}
+			f := files[0]
+			if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f.Path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := e.snapshot(t)
+			if out, err := e.run(t, h.Name, false, false, false); err != nil || !strings.Contains(out, "updated ") {
+				t.Fatalf("install: %v\n%s", err, out)
+			}
+			got, err := os.ReadFile(f.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "jsonc/"+tc.name+".json", got)
+			for _, c := range []string{"//", "/*"} {
+				if strings.Count(string(got), c) != strings.Count(tc.content, c) {
+					t.Errorf("%q comments: %d, want %d", c, strings.Count(string(got), c), strings.Count(tc.content, c))
+				}
+			}
+
+			// Read as the host reads it: git-edit's entries are there.
+			std, err := hujson.Standardize(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(std, &m); err != nil {
+				t.Fatalf("%v\n%s", err, std)
+			}
+			for _, en := range f.Entries {
+				var want any
+				raw, _ := json.Marshal(en.Value)
+				json.Unmarshal(raw, &want)
+				var cur any = m
+				for _, k := range en.Path {
+					cur = cur.(map[string]any)[k]
+				}
+				if en.Key != "" {
+					if !reflect.DeepEqual(cur.(map[string]any)[en.Key], want) {
+						t.Errorf("%v.%s = %v, want %v", en.Path, en.Key, cur.(map[string]any)[en.Key], want)
+					}
+				} else if !slices.ContainsFunc(cur.([]any), func(x any) bool { return reflect.DeepEqual(x, want) }) {
+					t.Errorf("%v holds no %v: %v", en.Path, want, cur)
+				}
+			}
+
+			installed := e.snapshot(t)
+			if out, err := e.run(t, h.Name, false, false, false); err != nil || !strings.Contains(out, "already installed in ") {
+				t.Fatalf("install again: %v\n%s", err, out)
+			}
+			sameTree(t, "install again", installed, e.snapshot(t))
+			if out, err := e.run(t, h.Name, true, false, false); err != nil || !strings.Contains(out, "updated ") {
+				t.Fatalf("uninstall: %v\n%s", err, out)
+			}
+			sameTree(t, "uninstall", before, e.snapshot(t))
+		})
+	}
+}
+
+// A file of a host that reads strict JSON (Claude Code, Claude Desktop,
+// Codex's and Cursor's hooks.json) holding a comment or a trailing comma
+// is refused, naming the file, the line and column and what to do, and
+// nothing is written: the host would refuse the file itself, and
+// git-edit's entry in it would do nothing.
+func TestInstallRefusesCommentsWhereTheHostReadsStrictJSON(t *testing.T) {
+	for _, tc := range []struct{ host, content, want string }{
+		{"claude-code", "{\n  // mine\n  \"mcpServers\": {}\n}\n", "line 2, column 3: a comment"},
+		{"claude-code", "{\n  \"mcpServers\": {},\n}\n", "line 2, column 19: a trailing comma"},
+		{"claude-desktop", "{\"mcpServers\": {} /* x */}", "line 1, column 19: a comment"},
+		{"codex", "{\"hooks\": {},}", "line 1, column 13: a trailing comma"},
+		{"cursor", "{\"version\": 1 // v\n}", "line 1, column 15: a comment"},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			h := *findHost(tc.host)
+			e := newInstallEnv(t)
+			files := e.files(h, false)
+			bad := files[len(files)-1]
+			if err := os.MkdirAll(filepath.Dir(bad.Path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(bad.Path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := e.snapshot(t)
+			for _, uninstall := range []bool{false, true} {
+				out, err := e.run(t, h.Name, uninstall, false, false)
+				if err == nil || !isRefusal(err) || !strings.Contains(err.Error(), e.showPath(h, bad.Path)+": "+tc.want) ||
+					!strings.Contains(err.Error(), "remove it, then run again") || !strings.Contains(err.Error(), "nothing was written") {
+					t.Fatalf("uninstall=%v: %v\n%s", uninstall, err, out)
+				}
+				sameTree(t, "a refused install", before, e.snapshot(t))
+			}
+		})
+	}
+}
+
+// setInstallPause sets install's test pause hook until the test ends.
+func setInstallPause(t *testing.T, hook func(point, path string)) {
+	t.Helper()
+	installPause.Store(&hook)
+	t.Cleanup(func() { installPause.Store(nil) })
+}
+
+// A host writing its file between install's read and its rename (Claude
+// Code rewrites ~/.claude.json often) keeps its write: install sees the
+// file changed, computes its change again from the host's bytes and
+// writes that; if the host writes again, install refuses and the file
+// holds the host's last write, byte for byte, with no temporary file left.
+// Uninstall's removal of a file it would leave empty is checked the same
+// way.
+func TestAttackInstallKeepsAHostsWriteBetweenReadAndRename(t *testing.T) {
+	h := *findHost("claude-code")
+	t.Run("install, host writes once", func(t *testing.T) {
+		e := newInstallEnv(t)
+		f := e.files(h, true)[0] // ~/.claude.json
+		if err := os.WriteFile(f.Path, []byte("{\"numStartups\": 1}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		host := []byte("{\"numStartups\": 2, \"projects\": {\"/p\": {\"allowedTools\": []}}}\n")
+		writes := 0
+		setInstallPause(t, func(point, path string) {
+			if point == "before-rename" && filepath.Base(path) == ".claude.json" && writes == 0 {
+				writes++
+				if err := os.WriteFile(f.Path, host, 0o600); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		out, err := e.run(t, h.Name, false, true, false)
+		if err != nil || !strings.Contains(out, "updated ~/.claude.json") {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		want, err := installFile(f, host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(f.Path); !bytes.Equal(got, want) || writes != 1 {
+			t.Fatalf("writes %d; ~/.claude.json:\n%s\nwant the host's write plus git-edit's entry:\n%s", writes, got, want)
+		}
+		noTemporaryFiles(t, filepath.Dir(f.Path))
+	})
+	t.Run("install, host keeps writing", func(t *testing.T) {
+		e := newInstallEnv(t)
+		f := e.files(h, true)[0]
+		if err := os.WriteFile(f.Path, []byte("{\"numStartups\": 1}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		writes := 0
+		var last []byte
+		setInstallPause(t, func(point, path string) {
+			if point == "before-rename" && filepath.Base(path) == ".claude.json" {
+				writes++
+				last = []byte("{\"numStartups\": " + strings.Repeat("9", writes) + "}\n")
+				if err := os.WriteFile(f.Path, last, 0o600); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		out, err := e.run(t, h.Name, false, true, false)
+		if err == nil || !isRefusal(err) || !strings.Contains(err.Error(), "~/.claude.json: another program wrote the file while git-edit was changing it, twice") ||
+			!strings.Contains(err.Error(), "run install again") {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		if got, _ := os.ReadFile(f.Path); !bytes.Equal(got, last) || writes != 2 {
+			t.Fatalf("writes %d; ~/.claude.json:\n%s\nwant the host's last write:\n%s", writes, got, last)
+		}
+		noTemporaryFiles(t, filepath.Dir(f.Path))
+	})
+	t.Run("uninstall removing the file, host writes once", func(t *testing.T) {
+		e := newInstallEnv(t)
+		f := e.files(h, false)[0] // .mcp.json, created by install
+		if out, err := e.run(t, h.Name, false, false, false); err != nil {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		installed, _ := os.ReadFile(f.Path)
+		// The person adds a server of their own while uninstall runs.
+		host := bytes.Replace(installed, []byte("\"mcpServers\": {"), []byte("\"mcpServers\": {\n    \"mine\": {\"command\": \"mine\", \"args\": []},"), 1)
+		writes := 0
+		setInstallPause(t, func(point, path string) {
+			if point == "before-rename" && filepath.Base(path) == ".mcp.json" && writes == 0 {
+				writes++
+				if err := os.WriteFile(f.Path, host, 0o644); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+		out, err := e.run(t, h.Name, true, false, false)
+		if err != nil || !strings.Contains(out, "updated .mcp.json") {
+			t.Fatalf("uninstall: %v\n%s", err, out)
+		}
+		want, err := uninstallFile(f, host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(f.Path); err != nil || !bytes.Equal(got, want) || !bytes.Contains(got, []byte("\"mine\"")) || writes != 1 {
+			t.Fatalf("writes %d; .mcp.json (%v):\n%s\nwant the person's server kept:\n%s", writes, err, got, want)
+		}
+	})
+}
+
+// noTemporaryFiles fails if install left a temporary file in dir.
+func noTemporaryFiles(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range ents {
+		if strings.Contains(en.Name(), ".git-edit-") {
+			t.Errorf("temporary file left: %s", filepath.Join(dir, en.Name()))
+		}
+	}
+}
+
+// Install and uninstall run while another program keeps rewriting the
+// file (in place, as a host does): each run either succeeds or is refused
+// (the file changed twice, or was read half-written), and the file is
+// always one of the program's writes, or one of them with git-edit's
+// entry added (install) or removed (uninstall), never a mix; no temporary
+// file is left. (A write landing between install's last check and its
+// rename is lost: that window is not closed; see the README.)
+func TestAttackInstallWhileAHostKeepsWriting(t *testing.T) {
+	rounds := 12
+	if testing.Short() {
+		rounds = 3
+	}
+	h := *findHost("claude-code")
+	e := newInstallEnv(t)
+	f := e.files(h, true)[0] // ~/.claude.json
+	hostWrite := func(n int) []byte { return []byte("{\"numStartups\": " + strings.Repeat("1", n%40+1) + "}\n") }
+	if err := os.WriteFile(f.Path, hostWrite(0), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for r := range rounds {
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			for n := 1; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				// A host's write, sometimes over git-edit's entry.
+				b := hostWrite(n)
+				if cur, err := os.ReadFile(f.Path); err == nil && bytes.Contains(cur, []byte("git-edit")) && n%2 == 0 {
+					b, _ = installFile(f, b)
+				}
+				os.WriteFile(f.Path, b, 0o600)
+			}
+		}()
+		out, err := e.run(t, h.Name, r%2 == 1, true, false)
+		close(stop)
+		<-done
+		if err != nil && !(isRefusal(err) && (strings.Contains(err.Error(), "changing it, twice") || strings.Contains(err.Error(), "not JSON"))) {
+			t.Fatalf("round %d: %v\n%s", r, err, out)
+		}
+		got, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := false
+		for n := 0; n < 40 && !ok; n++ {
+			with, _ := installFile(f, hostWrite(n))
+			ok = bytes.Equal(got, hostWrite(n)) || bytes.Equal(got, with)
+		}
+		if !ok {
+			t.Fatalf("round %d: ~/.claude.json is neither a host's write nor one with git-edit's entry:\n%s", r, got)
+		}
+		noTemporaryFiles(t, filepath.Dir(f.Path))
 	}
 }

@@ -7,139 +7,102 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // This file edits a JSON configuration file in place: it adds or removes
 // one object member or array element and leaves every other byte as it
-// was. encoding/json says whether the file is JSON and compares values;
-// jsonNode finds where each value lies in the bytes.
+// was. github.com/tailscale/hujson parses the file (JSON, or JSON with
+// comments and trailing commas where the host reads that) into a tree that
+// packs back byte for byte; git-edit inserts or removes a member there,
+// setting the white space around it itself so that it takes the file's
+// own indentation. The person's document is never reformatted:
+// Standardize runs only on clones, to decode and compare values.
 
-// jsonNode is a value of a JSON text and where it lies: data[start:end].
-type jsonNode struct {
-	start, end int
-	kind       byte // '{', '[', or 0 for a scalar
-	members    []jsonMember
-	elems      []*jsonNode
-}
-
-// jsonMember is an object member: its key, where the key's quote starts,
-// and its value.
-type jsonMember struct {
-	key      string
-	keyStart int
-	val      *jsonNode
-}
-
-// parseJSONSpans parses data, which json.Valid accepted, into nodes with
-// their byte ranges.
-func parseJSONSpans(data []byte) (*jsonNode, error) {
-	p := &spanParser{data: data}
-	n, err := p.value()
+// parseJSONConfig parses a host's JSON file. comments: the host reads JSON
+// with comments and trailing commas; else a file holding either is
+// refused, as the host itself would refuse it. An error names the line
+// and column.
+func parseJSONConfig(data []byte, comments bool) (hujson.Value, error) {
+	root, err := hujson.Parse(data)
 	if err != nil {
-		return nil, err
-	}
-	return n, nil
-}
-
-type spanParser struct {
-	data []byte
-	pos  int
-}
-
-func (p *spanParser) ws() {
-	for p.pos < len(p.data) && strings.IndexByte(" \t\r\n", p.data[p.pos]) >= 0 {
-		p.pos++
-	}
-}
-
-func (p *spanParser) value() (*jsonNode, error) {
-	p.ws()
-	if p.pos >= len(p.data) {
-		return nil, errors.New("unexpected end of JSON")
-	}
-	n := &jsonNode{start: p.pos}
-	switch c := p.data[p.pos]; c {
-	case '{':
-		n.kind = '{'
-		p.pos++
-		for {
-			p.ws()
-			if p.data[p.pos] == '}' {
-				p.pos++
-				break
-			}
-			if p.data[p.pos] == ',' {
-				p.pos++
-				p.ws()
-			}
-			keyStart := p.pos
-			if err := p.str(); err != nil {
-				return nil, err
-			}
-			var key string
-			if err := json.Unmarshal(p.data[keyStart:p.pos], &key); err != nil {
-				return nil, err
-			}
-			p.ws()
-			p.pos++ // ':'
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			n.members = append(n.members, jsonMember{key: key, keyStart: keyStart, val: v})
+		// hujson says "hujson: line L, column C: why"; git-edit says it
+		// as it says every other position.
+		msg := err.Error()
+		if inner := errors.Unwrap(err); inner != nil {
+			msg = strings.TrimPrefix(msg, "hujson: ")
+			msg = strings.TrimSuffix(msg, ": "+inner.Error()) + ": " + inner.Error()
 		}
-	case '[':
-		n.kind = '['
-		p.pos++
-		for {
-			p.ws()
-			if p.data[p.pos] == ']' {
-				p.pos++
-				break
+		return root, fmt.Errorf("not JSON: %s", msg)
+	}
+	if _, ok := root.Value.(*hujson.Object); !ok {
+		return root, errors.New("the file is JSON but not an object")
+	}
+	if !comments {
+		// Standardize turns each comment and trailing comma into spaces
+		// and keeps every offset: the first byte that differs is the
+		// first of them.
+		std := standardJSON(root)
+		if !bytes.Equal(std, data) {
+			at := 0
+			for at < len(data) && at < len(std) && data[at] == std[at] {
+				at++
 			}
-			if p.data[p.pos] == ',' {
-				p.pos++
+			line, col := lineCol(data, at)
+			what := "a comment"
+			if data[at] == ',' {
+				what = "a trailing comma"
 			}
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			n.elems = append(n.elems, v)
-		}
-	case '"':
-		if err := p.str(); err != nil {
-			return nil, err
-		}
-	default:
-		for p.pos < len(p.data) && strings.IndexByte(",]} \t\r\n", p.data[p.pos]) < 0 {
-			p.pos++
+			return root, fmt.Errorf("line %d, column %d: %s, which this host does not read (its file is strict JSON); remove it, then run again", line, col, what)
 		}
 	}
-	n.end = p.pos
-	return n, nil
+	return root, nil
 }
 
-func (p *spanParser) str() error {
-	if p.data[p.pos] != '"' {
-		return fmt.Errorf("expected a string at byte %d", p.pos)
-	}
-	for p.pos++; p.pos < len(p.data); p.pos++ {
-		switch p.data[p.pos] {
-		case '\\':
-			p.pos++
-		case '"':
-			p.pos++
-			return nil
-		}
-	}
-	return errors.New("unterminated string")
+// standardJSON is v packed as standard JSON (comments and trailing commas
+// as spaces), v itself unchanged.
+func standardJSON(v hujson.Value) []byte {
+	c := v.Clone()
+	c.Standardize()
+	return c.Pack()
 }
 
-// member returns the member of an object node named key, and its index.
-func (n *jsonNode) member(key string) (*jsonNode, int) {
-	for i, m := range n.members {
-		if m.key == key {
-			return m.val, i
+// decodeJSONValue is v (with or without comments) as encoding/json
+// decodes it.
+func decodeJSONValue(v hujson.Value) (any, error) {
+	var x any
+	dec := json.NewDecoder(bytes.NewReader(standardJSON(v)))
+	err := dec.Decode(&x)
+	if err == nil && dec.More() {
+		err = errors.New("more than one JSON value")
+	}
+	return x, err
+}
+
+// valueJSON is v alone (without the comments and white space around it)
+// as standard JSON on one line, for a message.
+func valueJSON(v hujson.Value) string {
+	v.BeforeExtra, v.AfterExtra = nil, nil
+	return compactJSON(standardJSON(v))
+}
+
+// valueIs reports whether v is the JSON value raw.
+func valueIs(v hujson.Value, raw []byte) bool {
+	x, err := decodeJSONValue(v)
+	var y any
+	if err != nil || json.Unmarshal(raw, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// jsonMember returns the value of the member of obj named key, and its index,
+// or nil and -1.
+func jsonMember(obj *hujson.Object, key string) (*hujson.Value, int) {
+	for i := range obj.Members {
+		if lit, ok := obj.Members[i].Name.Value.(hujson.Literal); ok && lit.String() == key {
+			return &obj.Members[i].Value, i
 		}
 	}
 	return nil, -1
@@ -148,15 +111,12 @@ func (n *jsonNode) member(key string) (*jsonNode, int) {
 // jsonIndentUnit is the file's indentation: the white space before the
 // first member of the top object, if it is on a line of its own; else two
 // spaces.
-func jsonIndentUnit(data []byte, root *jsonNode) string {
-	if root.kind == '{' && len(root.members) > 0 {
-		k := root.members[0].keyStart
-		i := k
-		for i > 0 && (data[i-1] == ' ' || data[i-1] == '\t') {
-			i--
-		}
-		if i > 0 && data[i-1] == '\n' && i < k {
-			return string(data[i:k])
+func jsonIndentUnit(root hujson.Value) string {
+	if obj, ok := root.Value.(*hujson.Object); ok && len(obj.Members) > 0 {
+		before := obj.Members[0].Name.BeforeExtra
+		if i := bytes.LastIndexByte(before, '\n'); i >= 0 && i < len(before)-1 &&
+			len(bytes.Trim(before[i+1:], " \t")) == 0 {
+			return string(before[i+1:])
 		}
 	}
 	return "  "
@@ -175,106 +135,131 @@ func marshalIndented(v any, unit string, depth int) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// jsonEqual reports whether two JSON texts are the same value.
-func jsonEqual(a, b []byte) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
+// items is an object's members or an array's elements, seen the same
+// way: where each starts (the Value whose BeforeExtra precedes it: a
+// member's name) and ends (the Value whose AfterExtra follows it, before
+// the comma; on the last one non-nil means a trailing comma).
+type items struct {
+	n          int
+	head, tail func(i int) *hujson.Value
+	remove     func(i int)
+	after      *hujson.Extra // before the closing bracket
 }
 
-// depthOf is how deep node lies below root (root: 0).
-func depthOf(root, node *jsonNode) int {
-	if root == node {
-		return 0
+func itemsOf(c hujson.ValueTrimmed) items {
+	switch c := c.(type) {
+	case *hujson.Object:
+		return items{len(c.Members),
+			func(i int) *hujson.Value { return &c.Members[i].Name },
+			func(i int) *hujson.Value { return &c.Members[i].Value },
+			func(i int) { c.Members = append(c.Members[:i], c.Members[i+1:]...) },
+			&c.AfterExtra}
+	case *hujson.Array:
+		return items{len(c.Elements),
+			func(i int) *hujson.Value { return &c.Elements[i] },
+			func(i int) *hujson.Value { return &c.Elements[i] },
+			func(i int) { c.Elements = append(c.Elements[:i], c.Elements[i+1:]...) },
+			&c.AfterExtra}
 	}
-	for _, m := range root.members {
-		if d := depthOf(m.val, node); d >= 0 {
-			return d + 1
-		}
-	}
-	for _, e := range root.elems {
-		if d := depthOf(e, node); d >= 0 {
-			return d + 1
-		}
-	}
-	return -1
+	panic("itemsOf: not a container")
 }
 
-// splice returns data with data[from:to] replaced by s.
-func splice(data []byte, from, to int, s string) []byte {
-	out := make([]byte, 0, len(data)-(to-from)+len(s))
-	out = append(out, data[:from]...)
-	out = append(out, s...)
-	return append(out, data[to:]...)
-}
-
-// lastEnd is where container's last member or element ends.
-func (n *jsonNode) lastEnd() int {
-	if len(n.members) > 0 {
-		return n.members[len(n.members)-1].val.end
+// sameLineComment splits the extra after a container's last item into a
+// line comment that ends that item's line (" // why") and the rest, which
+// starts with the line break; a nil comment when there is none.
+func sameLineComment(extra []byte) (comment, rest []byte) {
+	t := bytes.TrimLeft(extra, " \t")
+	nl := bytes.IndexByte(extra, '\n')
+	if !bytes.HasPrefix(t, []byte("//")) || nl < 0 {
+		return nil, extra
 	}
-	return n.elems[len(n.elems)-1].end
+	return extra[:nl], extra[nl:]
 }
 
-// insertIntoJSON adds item (a member key: value, or an element when key is
-// "") at the end of container: after the last one as `,\n<indent>item`,
-// or into an empty container as `\n<indent>item\n<indent-1>` (the
-// white space that was inside it is kept after the item). removeFromJSON
-// undoes either exactly.
-func insertIntoJSON(data []byte, root, container *jsonNode, key string, value any) []byte {
-	unit := jsonIndentUnit(data, root)
-	depth := depthOf(root, container)
-	item := marshalIndented(value, unit, depth+1)
+// insertIntoJSON adds value (as member key, or as an element when key is
+// "") at the end of container, which lies depth levels below the top,
+// indented by unit: after the last item as `,\n<indent>item` (after a
+// line comment that ends the last item's line; a trailing comma stays
+// last), or into an empty container as `\n<indent>item\n<indent-1>` (the
+// white space or comments that were inside it are kept after the item).
+// removeFromJSON undoes either exactly.
+func insertIntoJSON(container *hujson.Value, depth int, unit, key string, value any) {
+	ind := strings.Repeat(unit, depth+1)
+	parsed, err := hujson.Parse([]byte(marshalIndented(value, unit, depth+1)))
+	if err != nil {
+		panic(err) // encoding/json's output is JSON
+	}
+	v := hujson.Value{Value: parsed.Value}
+	head := &v
+	var m hujson.ObjectMember
 	if key != "" {
 		k, _ := json.Marshal(key)
-		item = string(k) + ": " + item
+		m = hujson.ObjectMember{Name: hujson.Value{Value: hujson.Literal(k)}, Value: v}
+		m.Value.BeforeExtra = []byte(" ")
+		head = &m.Name
 	}
-	ind := strings.Repeat(unit, depth+1)
-	if len(container.members)+len(container.elems) > 0 {
-		at := container.lastEnd()
-		return splice(data, at, at, ",\n"+ind+item)
-	}
-	inside := strings.TrimSpace(string(data[container.start+1 : container.end-1]))
-	if inside != "" {
-		panic("insertIntoJSON: container not empty")
-	}
-	if container.end-container.start == 2 { // {} or []
-		return splice(data, container.start+1, container.start+1, "\n"+ind+item+"\n"+strings.Repeat(unit, depth))
-	}
-	return splice(data, container.start+1, container.start+1, "\n"+ind+item)
-}
-
-// removeFromJSON removes the i-th member or element of container: with
-// the comma and white space before it, or, when it is the first of
-// several, up to the next one; when it is the only one, from the bracket
-// to its end, and then the line break and indentation insertIntoJSON put
-// before the closing bracket if that is all that is left inside.
-func removeFromJSON(data []byte, root, container *jsonNode, i int) []byte {
-	starts, ends := container.itemSpans()
+	it := itemsOf(container.Value)
 	switch {
-	case len(starts) == 1:
-		rest := string(data[ends[0] : container.end-1])
-		if rest == "\n"+strings.Repeat(jsonIndentUnit(data, root), depthOf(root, container)) {
-			return splice(data, container.start+1, container.end-1, "")
+	case it.n > 0:
+		last := it.tail(it.n - 1)
+		comment, rest := sameLineComment(*it.after)
+		head.BeforeExtra = append(append([]byte{}, comment...), "\n"+ind...)
+		*it.after = rest
+		// The trailing comma (and what was before it), if any, moves
+		// to the new last item.
+		tailExtra := last.AfterExtra
+		last.AfterExtra = nil
+		if key != "" {
+			m.Value.AfterExtra = tailExtra
+		} else {
+			v.AfterExtra = tailExtra
 		}
-		return splice(data, container.start+1, ends[0], "")
-	case i > 0:
-		return splice(data, ends[i-1], ends[i], "")
+	case len(*it.after) == 0: // {} or []
+		head.BeforeExtra = []byte("\n" + ind)
+		*it.after = []byte("\n" + strings.Repeat(unit, depth))
 	default:
-		return splice(data, starts[0], starts[1], "")
+		head.BeforeExtra = []byte("\n" + ind)
+	}
+	switch c := container.Value.(type) {
+	case *hujson.Object:
+		c.Members = append(c.Members, m)
+	case *hujson.Array:
+		c.Elements = append(c.Elements, v)
 	}
 }
 
-// itemSpans are where each member (from its key) or element starts and
-// ends.
-func (n *jsonNode) itemSpans() (starts, ends []int) {
-	for _, m := range n.members {
-		starts, ends = append(starts, m.keyStart), append(ends, m.val.end)
+// removeFromJSON removes the i-th member or element of container (depth
+// levels below the top, indented by unit): with the comma and white space
+// before it, or, when it is the first of several, up to the next one;
+// when it is the only one, from the bracket to its end, and then the line
+// break and indentation insertIntoJSON put before the closing bracket if
+// that is all that is left inside. A line comment insertIntoJSON put
+// before the item (it ended the line of the item before) goes back where
+// it was.
+func removeFromJSON(container *hujson.Value, depth int, unit string, i int) {
+	it := itemsOf(container.Value)
+	head, tail := it.head(i).BeforeExtra, it.tail(i).AfterExtra
+	// The part of the item's leading extra on the line before it: a
+	// comment that ends that line.
+	var kept []byte
+	if nl := bytes.LastIndexByte(head, '\n'); nl > 0 && bytes.IndexByte(head[:nl], '\n') < 0 {
+		kept = append([]byte{}, head[:nl]...)
 	}
-	for _, e := range n.elems {
-		starts, ends = append(starts, e.start), append(ends, e.end)
+	switch {
+	case it.n == 1:
+		if tail == nil && string(*it.after) == "\n"+strings.Repeat(unit, depth) {
+			*it.after = nil
+		}
+	case i > 0:
+		it.tail(i - 1).AfterExtra = tail
+		if i == it.n-1 {
+			*it.after = append(kept, *it.after...)
+		} else {
+			next := it.head(i + 1)
+			next.BeforeExtra = append(kept, next.BeforeExtra...)
+		}
+	default:
+		it.head(1).BeforeExtra = head
 	}
-	return starts, ends
+	it.remove(i)
 }
