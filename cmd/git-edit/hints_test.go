@@ -158,3 +158,53 @@ func TestAttackHintsRunAsPrinted(t *testing.T) {
 		})
 	}
 }
+
+// Issue 23: `undo PATH` in a session with no edit of PATH, where other
+// sessions hold some, names them (last written first, at most three) with
+// the command that undoes each there, instead of reading as "undone
+// already"; it changes nothing, byte for byte; the printed command works.
+func TestAttackUndoPathNamesTheOtherSessions(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"w.txt": "w1\n", "y.txt": "y1\n", "z.txt": "z1\n"})
+	gittest.Git(t, dir, "config", "edit.requireRead", "false")
+	edit(t, dir, "a", "y.txt", "y1", "Y1")
+	edit(t, dir, "b", "w.txt", "w1", "wb")
+	// One other session.
+	before := untouched(t, dir)
+	r := runCLI(t, "", "undo", "--root", dir, "--session", "a", "w.txt")
+	want := "session b holds an edit of w.txt: undo it there with `git edit undo --session b w.txt`"
+	if r.code != 1 || !strings.Contains(r.stderr, "no edit of w.txt left to undo") || !strings.Contains(r.stderr, want) {
+		t.Fatalf("undo w.txt in a: exit %d, stderr %q; want %q", r.code, r.stderr, want)
+	}
+	if untouched(t, dir) != before {
+		t.Fatal("the refused undo changed something")
+	}
+	// Four others, written in the order d, c, e, f: named f, e, c; one more.
+	for _, s := range []string{"d", "c", "e", "f"} {
+		old := gittest.ReadFile(t, dir, "z.txt")
+		edit(t, dir, s, "z.txt", strings.TrimSuffix(old, "\n"), "z"+s)
+	}
+	before = untouched(t, dir)
+	r = runCLI(t, "", "undo", "--root", dir, "--session", "a", "z.txt")
+	want = "sessions f, e, c hold edits of z.txt (newest first) (and 1 more: `git edit sessions` lists them): undo them there with " +
+		"`git edit undo --session f z.txt`, `git edit undo --session e z.txt`, `git edit undo --session c z.txt`"
+	if r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Fatalf("undo z.txt in a: exit %d, stderr %q; want %q", r.code, r.stderr, want)
+	}
+	if untouched(t, dir) != before {
+		t.Fatal("the refused undo changed something")
+	}
+	// Over MCP's text_editor undo_edit too (the same operation).
+	r = runCLI(t, `{"command":"undo_edit","path":"w.txt"}`, "call", "--root", dir, "--session", "a", "text_editor")
+	if !strings.Contains(r.stdout+r.stderr, "`git edit undo --session b w.txt`") {
+		t.Errorf("undo_edit of w.txt in a: %+v", r)
+	}
+	if untouched(t, dir) != before {
+		t.Fatal("the refused undo_edit changed something")
+	}
+	// The named command does it.
+	mustRun(t, dir, "", "undo", "--session", "b", "w.txt")
+	if got := gittest.ReadFile(t, dir, "w.txt"); got != "w1\n" {
+		t.Errorf("after b's undo w.txt = %q", got)
+	}
+	gittest.Fsck(t, dir)
+}

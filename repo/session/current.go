@@ -219,6 +219,11 @@ func Hint(name, verb string, args ...string) string {
 	return b.String()
 }
 
+// UpdatedAt is when the session's ref last moved, as Choose orders
+// sessions newest first: its tip commit's time, then within that second
+// its reflog's or loose ref's modification time (see updatedAt).
+func (s *Session) UpdatedAt() (commit, file time.Time, err error) { return s.updatedAt() }
+
 // ShellQuote quotes s for a POSIX shell when it holds anything but
 // letters, digits and -._/=+,@% (those a shell reads as themselves).
 func ShellQuote(s string) string {
