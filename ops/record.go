@@ -70,9 +70,10 @@ func (sc RecordScope) check(e *Engine, explicit bool) func(session.RecordPlan) e
 			fmt.Fprintf(&b, "  %s: the edit of session %s (recorded as its, in a sync commit, never as the command's)\n", QuotePath(p), plan.Others[p])
 		}
 		name := e.Session.Name
+		// "PATH…" is a placeholder: appended as it is, not quoted.
 		fmt.Fprintf(&b, "Record only the command's files with `%s`, or every path as the command's change with `%s`; "+
 			"next time run `%s` before the command, so that the record after it holds only what the command changed",
-			session.Hint(name, "record", "PATH…"), session.Hint(name, "record", "--all"), session.Hint(name, "record", "--before"))
+			session.Hint(name, "record")+" PATH…", session.Hint(name, "record", "--all"), session.Hint(name, "record", "--before"))
 		return fmt.Errorf("%w: %s", ErrNotTheCommands, b.String())
 	}
 }
