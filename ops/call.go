@@ -399,7 +399,7 @@ func (e *Engine) withOverlaps(res Result, rec *callRecord) Result {
 		for _, o := range found {
 			short := o.Edit.String()[:7]
 			list = append(list, overlapJSON{Session: o.Session, Path: o.Path, Edit: short})
-			fmt.Fprintf(&notes, "\nNote: session %s also changed %s (its last edit %s), and that change is still in effect; see it with git edit show %s.", o.Session, o.Path, short, short)
+			fmt.Fprintf(&notes, "\nNote: session %s also changed %s (its last edit %s), and that change is still in effect; see it with `%s`.", o.Session, o.Path, short, session.Hint(o.Session, "show", short))
 		}
 	}
 	if len(list) == 0 {

@@ -157,6 +157,9 @@ func (e *Engine) revert(ctx context.Context, path string, force, redo, dry bool)
 			res.Whole = pl.Whole
 			return pl.Plan, err
 		})
+		if !redo && errors.Is(err, undo.ErrNothingToUndo) {
+			err = e.othersHold(err, path, p.Rel)
+		}
 		return res, e.replaced(verb, []repo.Path{p}, err)
 	}
 	tip, err := e.Session.Tip()

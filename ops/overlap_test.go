@@ -60,7 +60,7 @@ func TestOverlapNoteOnBothSessions(t *testing.T) {
 
 	res = replace(t, s2, "a.txt", "three", "THREE")
 	e1 := short(t, dir, "refs/edits/s1")
-	want := fmt.Sprintf("The file a.txt has been edited: old_str replaced at line 3.\n@@ -1,3 +1,3 @@\n ONE\n two\n-three\n+THREE\n\nNote: session s1 also changed a.txt (its last edit %s), and that change is still in effect; see it with git edit show %s.", e1, e1)
+	want := fmt.Sprintf("The file a.txt has been edited: old_str replaced at line 3.\n@@ -1,3 +1,3 @@\n ONE\n two\n-three\n+THREE\n\nNote: session s1 also changed a.txt (its last edit %s), and that change is still in effect; see it with `git edit show --session s1 %s`.", e1, e1)
 	if res.Text != want {
 		t.Fatalf("s2's text:\n%s\nwant:\n%s", res.Text, want)
 	}
@@ -70,7 +70,7 @@ func TestOverlapNoteOnBothSessions(t *testing.T) {
 
 	res = replace(t, s1, "a.txt", "two", "TWO")
 	e2 := short(t, dir, "refs/edits/s2")
-	if !strings.HasSuffix(res.Text, fmt.Sprintf("\nNote: session s2 also changed a.txt (its last edit %s), and that change is still in effect; see it with git edit show %s.", e2, e2)) {
+	if !strings.HasSuffix(res.Text, fmt.Sprintf("\nNote: session s2 also changed a.txt (its last edit %s), and that change is still in effect; see it with `git edit show --session s2 %s`.", e2, e2)) {
 		t.Fatalf("s1's text:\n%s", res.Text)
 	}
 	// A dialect whose text is its result object gets the field only.

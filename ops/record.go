@@ -69,9 +69,11 @@ func (sc RecordScope) check(e *Engine, explicit bool) func(session.RecordPlan) e
 		for _, p := range others {
 			fmt.Fprintf(&b, "  %s: the edit of session %s (recorded as its, in a sync commit, never as the command's)\n", QuotePath(p), plan.Others[p])
 		}
-		flag := session.HintFlag(e.Session.Name)
-		fmt.Fprintf(&b, "Record only the command's files with `git edit record%s PATH…`, or every path as the command's change with `git edit record%s --all`; "+
-			"next time run `git edit record%s --before` before the command, so that the record after it holds only what the command changed", flag, flag, flag)
+		name := e.Session.Name
+		// "PATH…" is a placeholder: appended as it is, not quoted.
+		fmt.Fprintf(&b, "Record only the command's files with `%s`, or every path as the command's change with `%s`; "+
+			"next time run `%s` before the command, so that the record after it holds only what the command changed",
+			session.Hint(name, "record")+" PATH…", session.Hint(name, "record", "--all"), session.Hint(name, "record", "--before"))
 		return fmt.Errorf("%w: %s", ErrNotTheCommands, b.String())
 	}
 }
@@ -169,7 +171,7 @@ func (e *Engine) Record(ctx context.Context, args []string, op, subject, body st
 			// (see repo.EditTree): say how to record both.
 			// The commands name the path and the session, so that they
 			// record it as printed, from any state (see RecordScope).
-			cmd := "git edit record" + session.HintFlag(e.Session.Name) + " " + session.ShellQuote(tc.Other)
+			cmd := session.Hint(e.Session.Name, "record", tc.Other)
 			reason = fmt.Errorf("%w; to record it, move %s aside and run `%s` (its removal is recorded), then put it back and run `%s` again", reason, tc.Other, cmd, cmd)
 		}
 		res.Skipped = append(res.Skipped, Skipped{Path: pe.Path, Reason: reason})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -137,4 +138,66 @@ func (e *Engine) OtherSessionsEdit(name string) (string, undo.Commit) {
 		owner, found = s.Name, c
 	}
 	return owner, found
+}
+
+// othersMost is how many other sessions a refusal names at most.
+const othersMost = 3
+
+// othersHold adds to err, a refusal of an undo of rel (arg as the caller
+// gave it) because this session has no edit of it left to undo, which
+// other sessions hold an edit of rel left to undo, the session last
+// written first (at most othersMost), each with the command that undoes it there: without
+// them "nothing left to undo" reads as "undone already". It returns err
+// as it was when no other session holds one, or they cannot be read.
+func (e *Engine) othersHold(err error, arg, rel string) error {
+	all, lerr := session.All(e.Repo)
+	if lerr != nil {
+		return err
+	}
+	type held struct {
+		name         string
+		commit, file time.Time
+	}
+	var hs []held
+	for _, s := range all {
+		if s.Name == e.Session.Name {
+			continue
+		}
+		tip, terr := s.Tip()
+		if terr != nil || tip.IsZero() {
+			continue
+		}
+		t, ferr := undo.FindTarget(s, tip, rel, 0)
+		if ferr != nil || t.Commit.IsZero() {
+			continue
+		}
+		commit, file, uerr := s.UpdatedAt()
+		if uerr != nil {
+			continue
+		}
+		hs = append(hs, held{s.Name, commit, file})
+	}
+	if len(hs) == 0 {
+		return err
+	}
+	// Newest session first, as the session rule orders them (Choose).
+	slices.SortStableFunc(hs, func(a, b held) int {
+		if c := b.commit.Compare(a.commit); c != 0 {
+			return c
+		}
+		return b.file.Compare(a.file)
+	})
+	if len(hs) == 1 {
+		return fmt.Errorf("%w; session %s holds an edit of %s: undo it there with `%s`", err, hs[0].name, arg, session.Hint(hs[0].name, "undo", arg))
+	}
+	var names, cmds []string
+	for _, h := range hs[:min(len(hs), othersMost)] {
+		names = append(names, h.name)
+		cmds = append(cmds, "`"+session.Hint(h.name, "undo", arg)+"`")
+	}
+	more := ""
+	if len(hs) > othersMost {
+		more = fmt.Sprintf(" (and %d more: `git edit sessions` lists them)", len(hs)-othersMost)
+	}
+	return fmt.Errorf("%w; sessions %s hold edits of %s (newest first)%s: undo them there with %s", err, strings.Join(names, ", "), arg, more, strings.Join(cmds, ", "))
 }

@@ -347,6 +347,9 @@ func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, 
 		return pl, err
 	})
 	if err != nil {
+		if errors.Is(err, undo.ErrNothingToUndo) {
+			err = e.othersHold(err, arg, p.Rel)
+		}
 		return dialect.Undone{}, w.e.timedOut(w.tool, explain(w.tool, arg, e.replaced("undo_edit", []repo.Path{p}, err)))
 	}
 	res := outcome(out, []string{arg}, []repo.Path{p})

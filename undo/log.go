@@ -120,7 +120,7 @@ func Resolve(s Store, tip plumbing.Hash, name string) (Commit, error) {
 		}
 	}
 	if at < 0 {
-		return Commit{}, fmt.Errorf("%w %q in session %q; give a commit id from `git edit log --session %s`", ErrUnknownEdit, name, s.SessionName(), s.SessionName())
+		return Commit{}, fmt.Errorf("%w %q in session %q; give a commit id from `%s`", ErrUnknownEdit, name, s.SessionName(), session.Hint(s.SessionName(), "log"))
 	}
 	if at+back >= n {
 		return Commit{}, fmt.Errorf("%w %q: session %q has only %d commits before it", ErrUnknownEdit, name, s.SessionName(), n-at-1)

@@ -127,8 +127,8 @@ func (e *PersonsWorkError) Error() string {
 	for _, d := range e.Discards {
 		fmt.Fprintf(&b, "  %s\n", d)
 	}
-	fmt.Fprintf(&b, "Run it again with --force to discard them anyway (they stay in history: `git log -p %s`), or undo single edits of the agent (`git edit undo PATH`), which never overwrites your changes.",
-		session.RefName(e.Session))
+	fmt.Fprintf(&b, "Run it again with --force to discard them anyway (they stay in history: `git log -p %s`), or undo single edits of the agent (`%s`), which never overwrites your changes.",
+		session.RefName(e.Session), session.Hint(e.Session, "undo", "PATH"))
 	return b.String()
 }
 

@@ -329,11 +329,11 @@ func pick(s Store, tip plumbing.Hash, name string, redo bool) (Reversal, error) 
 	id := short(c.Hash)
 	switch {
 	case redo && c.Meta.Op != session.OpUndo:
-		return Reversal{}, fmt.Errorf("%w: %s is a commit of op %s, not an undo; redo re-applies what an undo took back. To take %s back, run `git edit undo %s`", ErrNotRevertible, id, c.Meta.Op, id, id)
+		return Reversal{}, fmt.Errorf("%w: %s is a commit of op %s, not an undo; redo re-applies what an undo took back. To take %s back, run `%s`", ErrNotRevertible, id, c.Meta.Op, id, session.Hint(s.SessionName(), "undo", id))
 	case !redo && c.Meta.Op == session.OpSync:
 		return Reversal{}, fmt.Errorf("%w: %s is a sync commit: it records changes made outside git-edit, and undo takes back the session's own commits only; to drop those changes, edit the file", ErrNotRevertible, id)
 	case !redo && c.Meta.Op == session.OpUndo:
-		return Reversal{}, fmt.Errorf("%w: %s is an undo; to re-apply what it took back, run `git edit redo %s`", ErrNotRevertible, id, id)
+		return Reversal{}, fmt.Errorf("%w: %s is an undo; to re-apply what it took back, run `%s`", ErrNotRevertible, id, session.Hint(s.SessionName(), "redo", id))
 	}
 	r := Reversal{Target: Target{Commit: c.Hash, Meta: c.Meta}}
 	var by plumbing.Hash
@@ -350,9 +350,9 @@ func pick(s Store, tip plumbing.Hash, name string, redo bool) (Reversal, error) 
 	}
 	if len(r.Paths) == 0 {
 		if redo {
-			return r, fmt.Errorf("%w: %s was redone already (by %s); undo that with `git edit undo %s`", ErrNothingToRedo, id, short(by), short(by))
+			return r, fmt.Errorf("%w: %s was redone already (by %s); undo that with `%s`", ErrNothingToRedo, id, short(by), session.Hint(s.SessionName(), "undo", short(by)))
 		}
-		return r, fmt.Errorf("%w: %s was undone already (by %s); re-apply it with `git edit redo %s`", ErrNothingToUndo, id, short(by), short(by))
+		return r, fmt.Errorf("%w: %s was undone already (by %s); re-apply it with `%s`", ErrNothingToUndo, id, short(by), session.Hint(s.SessionName(), "redo", short(by)))
 	}
 	return r, nil
 }

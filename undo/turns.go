@@ -56,9 +56,9 @@ func TurnReversals(s Store, tip plumbing.Hash, turn string) ([]Reversal, error) 
 	}
 	switch {
 	case found == 0:
-		return nil, fmt.Errorf("%w: session %q has no edit of turn %s; `git edit log` shows the turns", ErrUnknownEdit, s.SessionName(), turn)
+		return nil, fmt.Errorf("%w: session %q has no edit of turn %s; `%s` shows the turns", ErrUnknownEdit, s.SessionName(), turn, session.Hint(s.SessionName(), "log"))
 	case len(out) == 0:
-		return nil, fmt.Errorf("%w: every edit of turn %s was undone already (by %s); re-apply it with `git edit redo %s`", ErrNothingToUndo, turn, short(by), short(by))
+		return nil, fmt.Errorf("%w: every edit of turn %s was undone already (by %s); re-apply it with `%s`", ErrNothingToUndo, turn, short(by), session.Hint(s.SessionName(), "redo", short(by)))
 	}
 	return out, nil
 }
@@ -134,12 +134,13 @@ func ResolveTo(s Store, tip plumbing.Hash, name string) (Commit, string, error) 
 	case 1:
 		return found[0], kinds[0], nil
 	case 0:
-		what := "an edit (a commit id from `git edit log`), a checkpoint's name or a turn's id"
+		log := session.Hint(s.SessionName(), "log")
+		what := "an edit (a commit id from `" + log + "`), a checkpoint's name or a turn's id"
 		switch kind {
 		case ToTurn:
-			what = "a turn's id, as `git edit log` shows the turns"
+			what = "a turn's id, as `" + log + "` shows the turns"
 		case ToCheckpoint:
-			what = "a checkpoint's name, as `git edit log` shows them"
+			what = "a checkpoint's name, as `" + log + "` shows them"
 		}
 		return Commit{}, "", fmt.Errorf("%w %q in session %q; give %s", ErrUnknownEdit, name, s.SessionName(), what)
 	}

@@ -63,8 +63,8 @@ func FindTarget(s Store, tip plumbing.Hash, path string, depth int) (Target, err
 			edits++
 		}
 		if depth > 0 && edits > depth {
-			return true, fmt.Errorf("%w: the next edit to undo is the %s most recent edit of %s, and edit.undoDepth allows %d; raise it with `git config edit.undoDepth N` (0 = unlimited), or name the edit: `git edit undo EDIT`",
-				ErrUndoDepth, ordinal(edits), path, depth)
+			return true, fmt.Errorf("%w: the next edit to undo is the %s most recent edit of %s, and edit.undoDepth allows %d; raise it with `git config edit.undoDepth N` (0 = unlimited), or name the edit: `%s`",
+				ErrUndoDepth, ordinal(edits), path, depth, session.Hint(s.SessionName(), "undo", "EDIT"))
 		}
 		if reverted[c] {
 			return false, nil
@@ -165,7 +165,7 @@ func FindRedo(s Store, tip plumbing.Hash, path string) (Target, error) {
 			target = Target{Commit: c, Meta: meta}
 			return true, nil
 		default:
-			return true, fmt.Errorf("%w: %s was changed since its last undo (by %s, %s), and redo by path re-applies only the newest undo; redo an older undo by naming it: `git edit redo UNDO`", ErrNothingToRedo, path, what(meta), c.String()[:12])
+			return true, fmt.Errorf("%w: %s was changed since its last undo (by %s, %s), and redo by path re-applies only the newest undo; redo an older undo by naming it: `%s`", ErrNothingToRedo, path, what(meta), c.String()[:12], session.Hint(s.SessionName(), "redo", "UNDO"))
 		}
 		return false, nil
 	})

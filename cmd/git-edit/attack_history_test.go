@@ -121,7 +121,7 @@ func TestAttackRollbackKeepsPersonsMidSessionLines(t *testing.T) {
 				"app.txt: holds changes you made outside git-edit, recorded in sync commit " + sync[:7] + " at ",
 				"rollback would remove them",
 				"--force",
-				"git edit undo PATH",
+				"git edit undo --session s PATH",
 			} {
 				if r.code != 1 || !strings.Contains(r.stderr, want) {
 					t.Fatalf("rollback --to %q: exit %d, stderr %q; want exit 1 and %q", to, r.code, r.stderr, want)

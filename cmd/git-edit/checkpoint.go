@@ -75,6 +75,6 @@ func runCheckpoint(ctx context.Context, e *ops.Engine, o checkpointOptions) erro
 	}
 	// The hint names the session: run later, after another session
 	// became the current one, it still means this one.
-	_, err = fmt.Fprintf(o.Stdout, "[%s %s] %s\nReturn to it with `git edit rollback --to %s%s`.\n", e.Session.Name, c.Short(), c.Subject, session.ShellQuote(to), session.HintFlag(e.Session.Name))
+	_, err = fmt.Fprintf(o.Stdout, "[%s %s] %s\nReturn to it with `%s`.\n", e.Session.Name, c.Short(), c.Subject, session.Hint(e.Session.Name, "rollback", "--to", to))
 	return err
 }

@@ -222,7 +222,7 @@ func mcpInstructions(session string, tools []string) string {
 	for _, sentence := range ops.ServerInstructions(tools) {
 		b.WriteString(" " + sentence)
 	}
-	fmt.Fprintf(&b, " The person reviews and reverts with git edit log, git edit diff, git edit undo PATH and git edit rollback, each with --session %s.", session)
+	fmt.Fprintf(&b, " The person reviews and reverts with git edit log, git edit diff, git edit undo PATH and git edit rollback, each with%s.", gesession.HintFlag(session))
 	b.WriteString(" Change files through these tools rather than other file-writing tools: a change made another way is recorded only later, as a sync commit that does not say which tool made it or why.")
 	return b.String()
 }

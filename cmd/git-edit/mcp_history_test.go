@@ -144,9 +144,9 @@ func TestMCPHistoryToolsDryRunThenReal(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"edit_undo", map[string]any{"turn": "9"}, "no such edit: session \"s\" has no edit of turn 9; `git edit log` shows the turns"},
+		{"edit_undo", map[string]any{"turn": "9"}, "no such edit: session \"s\" has no edit of turn 9; `git edit log --session s` shows the turns"},
 		{"edit_undo", map[string]any{"turn": "1", "path": "a.txt"}, `invalid arguments: give one of "edit", "path" or "turn", not "path" and "turn" together: each names what to undo`},
-		{"edit_rollback", map[string]any{"to": "checkpoint:nope", "dry_run": true}, "no such edit \"checkpoint:nope\" in session \"s\"; give a checkpoint's name, as `git edit log` shows them"},
+		{"edit_rollback", map[string]any{"to": "checkpoint:nope", "dry_run": true}, "no such edit \"checkpoint:nope\" in session \"s\"; give a checkpoint's name, as `git edit log --session s` shows them"},
 		{"edit_checkpoint", map[string]any{"name": "end"}, "checkpoint exists: session \"s\" has a checkpoint named end already ("},
 		{"text_editor", map[string]any{"command": "str_replace", "path": "a.txt", "old_str": "A1", "new_str": "x", "turn": 7}, `"turn" must be a string, got 7`},
 	} {

@@ -142,8 +142,8 @@ func namesEdit(e *ops.Engine, what, arg string) (bool, error) {
 		// has nothing left to undo.
 		if lerr != nil {
 			if owner, oc := e.OtherSessionsEdit(arg); owner != "" {
-				return false, fmt.Errorf("%w: commit %s is session %s's, not session %s's; nothing was changed. To %s it, run `git edit %s%s %s`",
-					ops.ErrOtherSessionsEdit, oc.Hash.String()[:7], owner, e.Session.Name, what, what, session.HintFlag(owner), session.ShellQuote(arg))
+				return false, fmt.Errorf("%w: commit %s is session %s's, not session %s's; nothing was changed. To %s it, run `%s`",
+					ops.ErrOtherSessionsEdit, oc.Hash.String()[:7], owner, e.Session.Name, what, session.Hint(owner, what, arg))
 			}
 		}
 		return false, nil
@@ -170,7 +170,7 @@ func reportRollback(w io.Writer, name string, res ops.Reverted) error {
 		const most = 10
 		for i, c := range res.Later {
 			if i == most {
-				fmt.Fprintf(w, "  … and %d more (`git edit log --session %s`)\n", len(res.Later)-most, name)
+				fmt.Fprintf(w, "  … and %d more (`%s`)\n", len(res.Later)-most, session.Hint(name, "log"))
 				break
 			}
 			fmt.Fprintf(w, "  %s %s\n", c.Short(), printable(c.Subject))
@@ -183,7 +183,7 @@ func reportRollback(w io.Writer, name string, res ops.Reverted) error {
 			break
 		}
 	}
-	_, err := fmt.Fprintf(w, "Get it all back with `git edit undo --session %s` (it undoes this rollback, %s)%s.\n", name, id, see)
+	_, err := fmt.Fprintf(w, "Get it all back with `%s` (it undoes this rollback, %s)%s.\n", session.Hint(name, "undo"), id, see)
 	return err
 }
 
@@ -261,8 +261,8 @@ func reportBeyond(w io.Writer, e *ops.Engine, what string, res ops.Reverted) {
 		if what == "undo" {
 			undoAgain = "redo"
 		}
-		fmt.Fprintf(w, "Get them back with `git edit %s --session %s %s` (the whole file as it was), or see them with `git diff %s %s -- %s`.\n",
-			undoAgain, e.Session.Name, ops.QuotePath(path), tshort, before, ops.QuotePath(path))
+		fmt.Fprintf(w, "Get them back with `%s` (the whole file as it was), or see them with `git diff %s %s -- %s`.\n",
+			session.Hint(e.Session.Name, undoAgain, path), tshort, before, ops.QuotePath(path))
 	}
 }
 

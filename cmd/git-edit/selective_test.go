@@ -68,7 +68,7 @@ func TestSelectiveUndoOfTheSecondOfFive(t *testing.T) {
 	// undo EDIT again: done already, says by which undo.
 	undo := tipOf(t, dir)
 	r := runCLI(t, "", "undo", "--root", dir, "--session", "s", second[:9])
-	if r.code != 1 || !strings.Contains(r.stderr, "was undone already (by "+undo[:7]+"); re-apply it with `git edit redo "+undo[:7]+"`") {
+	if r.code != 1 || !strings.Contains(r.stderr, "was undone already (by "+undo[:7]+"); re-apply it with `git edit redo --session s "+undo[:7]+"`") {
 		t.Fatalf("second undo of it: exit %d, stderr %q", r.code, r.stderr)
 	}
 	// A later edit, then redo of the undo by name: selective too.

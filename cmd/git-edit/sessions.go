@@ -128,7 +128,7 @@ func printSessions(w io.Writer, sums []session.Summary, shared []session.SharedP
 		case s.Tip.IsZero():
 			// The ref names a commit git-edit did not write (set by hand
 			// or by another tool): it has no session commits to count.
-			fmt.Fprintf(w, "%s  no git-edit commits: %s names a commit git-edit did not write; remove it with `git edit prune --session %s`\n", name, s.Ref, s.Name)
+			fmt.Fprintf(w, "%s  no git-edit commits: %s names a commit git-edit did not write; remove it with `%s`\n", name, s.Ref, session.Hint(s.Name, "prune"))
 		default:
 			base := "(unborn)"
 			if !s.Base.IsZero() {

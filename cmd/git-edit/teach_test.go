@@ -193,7 +193,7 @@ func TestRollbackSaysWhatItRemoves(t *testing.T) {
 		"git-edit: rollback would discard your work, and without --force it never does; nothing was changed:\n" +
 		"  hex.c: holds edits of sessions b (<id>), c (<id>) and changes you made outside git-edit, recorded in sync commit <id> at <time>; rollback would remove them\n" +
 		"  x.c: holds edits of session b (<id>), recorded in sync commit <id> at <time>; rollback would remove them\n" +
-		"Run it again with --force to discard them anyway (they stay in history: `git log -p refs/edits/a`), or undo single edits of the agent (`git edit undo PATH`), which never overwrites your changes.\n"
+		"Run it again with --force to discard them anyway (they stay in history: `git log -p refs/edits/a`), or undo single edits of the agent (`git edit undo --session a PATH`), which never overwrites your changes.\n"
 	playGitEdit(t, dir, []cliStep{
 		ins("a", "x.c", 1, "xa"),
 		ins("b", "x.c", 2, "xb"),

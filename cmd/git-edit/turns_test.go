@@ -54,7 +54,7 @@ func TestTurnsUndoAndRollbackToCheckpoint(t *testing.T) {
 	mustRun(t, dir, `{"command":"str_replace","path":"a.txt","old_str":"a1","new_str":"A1"}`, "call", "--session", "s", "--turn", "1", "text_editor")
 	out := mustRun(t, dir, "", "checkpoint", "--session", "s", "after-1")
 	cp := strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "refs/edits/s"))
-	if out != "[s "+cp[:7]+"] checkpoint after-1\nReturn to it with `git edit rollback --to after-1 --session s`.\n" {
+	if out != "[s "+cp[:7]+"] checkpoint after-1\nReturn to it with `git edit rollback --session s --to after-1`.\n" {
 		t.Fatalf("checkpoint said %q", out)
 	}
 	// Turn 2, by GIT_EDIT_TURN: two dialects and a shell command.
@@ -128,11 +128,11 @@ turn 1 (1 edit)
 		code int
 		want string
 	}{
-		{[]string{"undo", "--session", "s", "--turn", "2"}, 1, "nothing to undo: every edit of turn 2 was undone already (by %s); re-apply it with `git edit redo %s`"},
-		{[]string{"undo", "--session", "s", "--turn", "9"}, 1, "no such edit: session \"s\" has no edit of turn 9; `git edit log` shows the turns"},
+		{[]string{"undo", "--session", "s", "--turn", "2"}, 1, "nothing to undo: every edit of turn 2 was undone already (by %s); re-apply it with `git edit redo --session s %s`"},
+		{[]string{"undo", "--session", "s", "--turn", "9"}, 1, "no such edit: session \"s\" has no edit of turn 9; `git edit log --session s` shows the turns"},
 		{[]string{"undo", "--session", "s", "--turn", "1", "a.txt"}, 2, "undo takes EDIT, PATH or --turn T, not both \"a.txt\" and --turn 1"},
-		{[]string{"rollback", "--session", "s", "--to", "nope"}, 1, "no such edit \"nope\" in session \"s\"; give an edit (a commit id from `git edit log`), a checkpoint's name or a turn's id"},
-		{[]string{"checkpoint", "--session", "s", "after-1"}, 1, "checkpoint exists: session \"s\" has a checkpoint named after-1 already (" + cp[:7] + "); choose another name, or roll back to it with `git edit rollback --to after-1`"},
+		{[]string{"rollback", "--session", "s", "--to", "nope"}, 1, "no such edit \"nope\" in session \"s\"; give an edit (a commit id from `git edit log --session s`), a checkpoint's name or a turn's id"},
+		{[]string{"checkpoint", "--session", "s", "after-1"}, 1, "checkpoint exists: session \"s\" has a checkpoint named after-1 already (" + cp[:7] + "); choose another name, or roll back to it with `git edit rollback --session s --to after-1`"},
 		{[]string{"checkpoint", "--session", "s", "two words"}, 2, "invalid name: checkpoint name \"two words\" holds a space, ':' or '~'; use letters, digits, '-', '_' or '.', such as before-refactor"},
 		{[]string{"call", "--session", "s", "--turn", "a\tb", "text_editor"}, 2, "--turn: invalid name: turn \"a\\tb\" holds a control character; give the turn's id as the host names it, such as a number or a UUID"},
 	} {

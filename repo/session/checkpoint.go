@@ -124,8 +124,8 @@ func (s *Session) Checkpoint(ctx context.Context, name string, dry bool) (Commit
 		}
 		for _, c := range commits {
 			if c.Meta.Op == OpCheckpoint && c.Meta.Checkpoint == name {
-				return Commit{}, fmt.Errorf("%w: session %q has a checkpoint named %s already (%s); choose another name, or roll back to it with `git edit rollback --to %s`",
-					ErrCheckpointExists, s.Name, name, c.Short(), name)
+				return Commit{}, fmt.Errorf("%w: session %q has a checkpoint named %s already (%s); choose another name, or roll back to it with `%s`",
+					ErrCheckpointExists, s.Name, name, c.Short(), Hint(s.Name, "rollback", "--to", name))
 			}
 		}
 	}

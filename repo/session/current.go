@@ -201,6 +201,29 @@ func (s *Session) updatedAt() (commit, file time.Time, err error) {
 // character a shell would read (a valid name may hold $, ;, quotes).
 func HintFlag(name string) string { return " --session " + ShellQuote(name) }
 
+// Hint renders the command `git edit VERB --session NAME ARGS…` that a
+// message prints for the person to run next, so that every printed command
+// names its session and acts on it from any state (another session current
+// or newer, another $GIT_EDIT_SESSION). Each arg is quoted for the shell
+// when it needs it; placeholders such as PATH or EDIT need none. The
+// result carries no backticks: the message puts them around it.
+func Hint(name, verb string, args ...string) string {
+	var b strings.Builder
+	b.WriteString("git edit ")
+	b.WriteString(verb)
+	b.WriteString(HintFlag(name))
+	for _, a := range args {
+		b.WriteByte(' ')
+		b.WriteString(ShellQuote(a))
+	}
+	return b.String()
+}
+
+// UpdatedAt is when the session's ref last moved, as Choose orders
+// sessions newest first: its tip commit's time, then within that second
+// its reflog's or loose ref's modification time (see updatedAt).
+func (s *Session) UpdatedAt() (commit, file time.Time, err error) { return s.updatedAt() }
+
 // ShellQuote quotes s for a POSIX shell when it holds anything but
 // letters, digits and -._/=+,@% (those a shell reads as themselves).
 func ShellQuote(s string) string {

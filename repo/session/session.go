@@ -121,14 +121,14 @@ type BrokenError struct {
 func (e *BrokenError) Error() string {
 	if e.Type != "" {
 		return fmt.Sprintf("session %s: %s names a %s (object %s), not a commit: git-edit did not write it (a push or fetch of a tag into refs/edits/ leaves one); "+
-			"remove it with `git edit prune --session %s`, or move it with git update-ref", e.Session, RefName(e.Session), e.Type, e.Commit, e.Session)
+			"remove it with `%s`, or move it with git update-ref", e.Session, RefName(e.Session), e.Type, e.Commit, Hint(e.Session, "prune"))
 	}
 	where := "commit " + e.Commit.String() + ", in the history of " + RefName(e.Session) + ","
 	if e.Tip {
 		where = RefName(e.Session) + " names commit " + e.Commit.String() + ", which"
 	}
 	return fmt.Sprintf("session %s: %s is missing from the repository (removed by `git gc --prune=now` or corrupted); "+
-		"remove the session with `git edit prune --session %s`, then start again", e.Session, where, e.Session)
+		"remove the session with `%s`, then start again", e.Session, where, Hint(e.Session, "prune"))
 }
 
 // Unwrap makes errors.Is(err, ErrBroken) hold.
