@@ -38,9 +38,10 @@ func exchange(d *workDir, a, b string) error {
 }
 
 // noRenameFlag reports an error renameatx_np gives for a flag the file
-// system does not implement.
+// system does not implement (ENOTSUP per its manual; EOPNOTSUPP, EINVAL
+// and ENOSYS from other file systems and older systems).
 func noRenameFlag(err error) bool {
-	return errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS)
+	return errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS)
 }
 
 // errNoLease: this system has no read leases usable here (xnu's
