@@ -49,16 +49,8 @@ var blobRecords struct {
 // diskHashes counts the worktree files hashed by readWorkFile (tests).
 var diskHashes atomic.Int64
 
-// clockNow reads the clock file timestamps are taken from: the coarse
-// real-time clock, which the kernel stamps files with (or a finer reading,
-// never an earlier one). Tests replace it.
-var clockNow = func() unix.Timespec {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_REALTIME_COARSE, &ts); err != nil {
-		return unix.Timespec{} // nothing is older: nothing is recorded
-	}
-	return ts
-}
+// clockNow (fsys_<os>.go) reads the clock file timestamps are taken
+// from, or a finer reading, never an earlier one. Tests replace it.
 
 // olderThan reports whether timestamp t lies in an earlier tick of the
 // file system's clock than since. Timestamps without a sub-second part may
@@ -93,8 +85,7 @@ func recordBlob(fd int, fi fileInfo, blob plumbing.Hash, since unix.Timespec, ct
 	defer blobRecords.Unlock()
 	local, known := blobRecords.local[fi.dev]
 	if !known {
-		var st unix.Statfs_t
-		local = unix.Fstatfs(fd, &st) == nil && localClockFS(int64(st.Type))
+		local = localClockFS(fd)
 		if blobRecords.local == nil {
 			blobRecords.local = map[uint64]bool{}
 		}
@@ -107,14 +98,4 @@ func recordBlob(fd int, fi fileInfo, blob plumbing.Hash, since unix.Timespec, ct
 		blobRecords.blobs = map[stamp]plumbing.Hash{}
 	}
 	blobRecords.blobs[stampOf(fi)] = blob
-}
-
-// localClockFS reports a file system type whose timestamps come from this
-// kernel's clock.
-func localClockFS(t int64) bool {
-	switch uint32(t) {
-	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.TMPFS_MAGIC, unix.OVERLAYFS_SUPER_MAGIC, unix.F2FS_SUPER_MAGIC:
-		return true
-	}
-	return false
 }

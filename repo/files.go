@@ -737,7 +737,7 @@ const busyWait = 2 * time.Second
 func holdOffWriters(old *os.File, rel string, expect FileState, restoring bool) (leased bool, err error) {
 	wait, deadline := 100*time.Microsecond, time.Now().Add(busyWait)
 	for {
-		_, err := unix.FcntlInt(old.Fd(), unix.F_SETLEASE, unix.F_RDLCK)
+		err := setReadLease(old)
 		if err == nil {
 			break
 		}
@@ -776,18 +776,11 @@ func leaseOurs(d *workDir, tmp string, ours fileInfo) *os.File {
 		f.Close()
 		return nil
 	}
-	if _, err := unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_RDLCK); err != nil {
+	if err := setReadLease(f); err != nil {
 		f.Close()
 		return nil
 	}
 	return f
-}
-
-// leaseBroken reports whether the read lease holdOffWriters took on f was
-// broken: another program opened f for writing since.
-func leaseBroken(f *os.File) bool {
-	t, err := unix.FcntlInt(f.Fd(), unix.F_GETLEASE, 0)
-	return err != nil || t != unix.F_RDLCK
 }
 
 // tempName is a new temporary name beside name: "." name ".git-edit-" and

@@ -93,8 +93,9 @@ func identOf(fi os.FileInfo) (packedIdent, bool) {
 	if !ok {
 		return packedIdent{}, false
 	}
+	mtimeNs, ctimeNs := statTimesNs(st)
 	return packedIdent{dev: uint64(st.Dev), ino: st.Ino, size: uint64(st.Size),
-		mtimeNs: st.Mtim.Nano(), ctimeNs: st.Ctim.Nano()}, true
+		mtimeNs: mtimeNs, ctimeNs: ctimeNs}, true
 }
 
 // packedRefs returns packed-refs as a map, parsed once per version of the

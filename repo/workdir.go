@@ -275,14 +275,15 @@ func openFileAt(d *workDir, name string) (*os.File, error) {
 	return os.NewFile(uintptr(fd), path.Join(d.rel, name)), nil
 }
 
-// renameNoReplace renames from to to inside d unless to exists (EEXIST).
-// Where the file system lacks renameat2 (NFS, some FUSE file systems) it
-// links and unlinks instead, which is as atomic for this purpose.
-func renameNoReplace(d *workDir, from, to string) error {
-	err := unix.Renameat2(d.fd(), from, d.fd(), to, unix.RENAME_NOREPLACE)
-	if !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOSYS) {
-		return err
-	}
+// renameNoReplace (fsys_<os>.go) renames from to to inside d unless to
+// exists (EEXIST), atomically; exchange (fsys_<os>.go) swaps the files
+// named a and b inside d atomically, or returns errNoExchange with nothing
+// changed.
+
+// linkRename renames from to to inside d unless to exists (EEXIST) by
+// linking and unlinking: as atomic for this purpose as a rename that does
+// not replace, for systems and file systems without one.
+func linkRename(d *workDir, from, to string) error {
 	if err := unix.Linkat(d.fd(), from, d.fd(), to, 0); err != nil {
 		return err
 	}
@@ -291,12 +292,3 @@ func renameNoReplace(d *workDir, from, to string) error {
 
 // errNoExchange: the file system cannot swap two names atomically.
 var errNoExchange = errors.New("no RENAME_EXCHANGE")
-
-// exchange swaps the files named a and b inside d atomically.
-func exchange(d *workDir, a, b string) error {
-	err := unix.Renameat2(d.fd(), a, d.fd(), b, unix.RENAME_EXCHANGE)
-	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
-		return errNoExchange
-	}
-	return err
-}

@@ -47,7 +47,7 @@ func readXattrs(f *os.File) ([]xattr, error) {
 				continue
 			}
 			v, err := getXattr(fd, string(name))
-			if errors.Is(err, unix.ENODATA) {
+			if errors.Is(err, errNoAttr) {
 				continue // removed meanwhile
 			}
 			if err != nil {

@@ -130,7 +130,7 @@ func timed(dir string, env []string, stdin io.Reader, rss bool, name string, arg
 		}
 		peak = kb * 1024
 	} else if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && rss {
-		peak = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+		peak = maxRSSBytes(ru)
 	}
 	return sample{d, peak}, out.Bytes(), nil
 }

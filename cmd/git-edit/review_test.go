@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/git-edit/git-edit/repo/gittest"
-	"golang.org/x/sys/unix"
 )
 
 // gitEdit runs the built binary in dir with env added to git's test
@@ -292,33 +291,6 @@ func TestStatAndNameOnlyAsGit(t *testing.T) {
 	if r := gitEdit(t, dir, "", nil, "diff", "--stat", "--name-only"); r.code != 2 || r.stderr != "git-edit: --stat and --name-only cannot be used together; choose one\n" {
 		t.Errorf("--stat --name-only: exit %d %q", r.code, r.stderr)
 	}
-}
-
-// openPTY opens a pseudo-terminal: the side a program writes to as its
-// terminal, and the side that reads what it wrote.
-func openPTY(t *testing.T) (term, reader *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	t.Cleanup(func() { m.Close() })
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Skipf("unlock the pseudo-terminal: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Skipf("name the pseudo-terminal: %v", err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("open the pseudo-terminal: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: 100}); err != nil {
-		t.Fatal(err)
-	}
-	return s, m
 }
 
 // On a terminal, log, show and diff go through the pager git would use

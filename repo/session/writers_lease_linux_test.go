@@ -1,0 +1,80 @@
+package session_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/repo/session"
+	"golang.org/x/sys/unix"
+)
+
+// Linux only: the test breaks git-edit's read lease through O_PATH and
+// /proc/self/fd.
+
+// TestAttackWriterOpeningDuringTheSwapIsKept opens the file for writing
+// after git-edit took its lease and before the swap, through a handle
+// resolved before the swap (as an open(2) that found the name first
+// does): the open waits for git-edit, which sees the lease broken and
+// puts the file back, so the write lands in the file at the name.
+func TestAttackWriterOpeningDuringTheSwapIsKept(t *testing.T) {
+	for _, del := range []bool{false, true} {
+		t.Run(fmt.Sprintf("delete=%v", del), func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+			r, s := open(t, dir, "s")
+			file := filepath.Join(dir, "f.txt")
+			var wg sync.WaitGroup
+			hits := 0
+			restore := repo.SetPauseHook(func(at, _ string) {
+				if at != "leased" || hits > 0 {
+					return
+				}
+				hits++
+				h, err := syscall.Open(file, unix.O_PATH|syscall.O_CLOEXEC, 0)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				inode := fmt.Sprintf("/proc/self/fd/%d", h)
+				// Deterministically break the lease, then open for real.
+				if fd, err := syscall.Open(inode, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_NONBLOCK, 0); !errors.Is(err, syscall.EWOULDBLOCK) {
+					if err == nil {
+						syscall.Close(fd)
+					}
+					t.Errorf("a non-blocking open for writing under git-edit's lease gave %v, want EWOULDBLOCK", err)
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					defer syscall.Close(h)
+					f, err := os.OpenFile(inode, os.O_WRONLY|os.O_APPEND, 0)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					defer f.Close()
+					if _, err := f.WriteString("person\n"); err != nil {
+						t.Error(err)
+					}
+				}()
+			})
+			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
+			restore()
+			wg.Wait()
+			if hits != 1 {
+				t.Fatalf("pause point \"leased\" reached %d times", hits)
+			}
+			if err != nil {
+				t.Fatalf("the edit failed instead of starting over: %v", err)
+			}
+			checkPersonsLine(t, dir, del)
+		})
+	}
+}
