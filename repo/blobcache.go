@@ -4,8 +4,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"os"
+
 	"github.com/go-git/go-git/v5/plumbing"
-	"golang.org/x/sys/unix"
 )
 
 // Hash once: a process (a warm MCP server above all) remembers the blob id
@@ -29,7 +30,7 @@ import (
 type stamp struct {
 	dev, ino     uint64
 	size         int64
-	mtime, ctime unix.Timespec
+	mtime, ctime fsTime
 }
 
 func stampOf(fi fileInfo) stamp {
@@ -56,7 +57,7 @@ var diskHashes atomic.Int64
 // file system's clock than since. Timestamps without a sub-second part may
 // come from a file system that keeps whole seconds (ext4 with small
 // inodes): those compare by the second, as git does without nanoseconds.
-func olderThan(t, since unix.Timespec) bool {
+func olderThan(t, since fsTime) bool {
 	if t.Nsec == 0 {
 		return t.Sec < since.Sec
 	}
@@ -74,10 +75,10 @@ func recordedBlob(fi fileInfo) (plumbing.Hash, bool) {
 
 // recordBlob remembers blob for the file stat describes as fi, when its
 // mtime (and ctime, if ctimeToo) is older than since, a clock reading
-// taken before the stat, and fd (the file or its directory) is on a local
+// taken before the stat, and f (the file or its directory) is on a local
 // file system. A write record leaves the ctime out: the swap changed it
 // after since, and any later change of the bytes changes the mtime.
-func recordBlob(fd int, fi fileInfo, blob plumbing.Hash, since unix.Timespec, ctimeToo bool) {
+func recordBlob(f *os.File, fi fileInfo, blob plumbing.Hash, since fsTime, ctimeToo bool) {
 	if blob.IsZero() || !olderThan(fi.mtime, since) || ctimeToo && !olderThan(fi.ctime, since) {
 		return
 	}
@@ -85,7 +86,7 @@ func recordBlob(fd int, fi fileInfo, blob plumbing.Hash, since unix.Timespec, ct
 	defer blobRecords.Unlock()
 	local, known := blobRecords.local[fi.dev]
 	if !known {
-		local = localClockFS(fd)
+		local = localClockFS(f)
 		if blobRecords.local == nil {
 			blobRecords.local = map[uint64]bool{}
 		}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"golang.org/x/sys/unix"
 )
 
 // File errors callers branch on (the dialects word their own messages).
@@ -135,7 +134,7 @@ func readWorkFile(p Path, maxSize int64, hash bool) (FileState, error) {
 	defer d.Close()
 	fi, err := lstatAt(d, name)
 	switch {
-	case errors.Is(err, unix.ENOENT):
+	case isNotExist(err):
 		return st, nil
 	case err != nil:
 		return st, fmt.Errorf("inspect %s: %w", p.Rel, err)
@@ -173,7 +172,7 @@ func readWorkFile(p Path, maxSize int64, hash bool) (FileState, error) {
 			// Bytes changed after the stat give a later mtime than
 			// since, so fi no longer describes the file: the record
 			// of what was read is never found for them.
-			recordBlob(int(f.Fd()), fi, st.Blob, since, true)
+			recordBlob(f, fi, st.Blob, since, true)
 		}
 	}
 	return st, nil
@@ -323,7 +322,7 @@ func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (
 	cur, err := lstatAt(d, name)
 	exists := err == nil
 	switch {
-	case err != nil && !errors.Is(err, unix.ENOENT):
+	case err != nil && !isNotExist(err):
 		return false, fmt.Errorf("inspect %s: %w", p.Rel, err)
 	case exists != expect.Exists:
 		return false, changedError(p.Rel, map[bool]string{true: "it was created", false: "it was deleted"}[exists])
@@ -346,15 +345,14 @@ func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (
 	removeStaleTemps(d, name)
 	tmp := tempName(name)
 	p.noteTemp("new", top, dir, name, tmp)
-	fd, err := unix.Openat(d.fd(), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm))
+	f, err := createAt(d, tmp, perm)
 	if err != nil {
 		return false, fmt.Errorf("create temporary file for %s: %w", p.Rel, err)
 	}
-	f := os.NewFile(uintptr(fd), tmp)
 	if fi, err := fstat(f); err == nil {
 		p.noteTemp("made", top, dir, name, tmp, strconv.FormatUint(fi.ino, 10))
 	}
-	removeTmp := func() { unix.Unlinkat(d.fd(), tmp, 0) }
+	removeTmp := func() { unlinkAt(d, tmp) }
 	fail := func(err error) (bool, error) {
 		f.Close()
 		removeTmp()
@@ -417,7 +415,7 @@ func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (
 		// A new file: the rename must not replace one created meanwhile.
 		if err := renameNoReplace(d, tmp, name); err != nil {
 			removeTmp()
-			if errors.Is(err, unix.EEXIST) {
+			if isExist(err) {
 				return false, changedError(p.Rel, "it was created")
 			}
 			return false, fmt.Errorf("create %s: %w", p.Rel, err)
@@ -484,9 +482,9 @@ func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (
 func xattrsAt(d *workDir, name, rel string) ([]xattr, fileInfo, error) {
 	f, err := openFileAt(d, name)
 	switch {
-	case errors.Is(err, unix.ENOENT):
+	case isNotExist(err):
 		return nil, fileInfo{}, changedError(rel, "it was deleted")
-	case errors.Is(err, unix.ELOOP):
+	case isLinkErr(err):
 		return nil, fileInfo{}, changedError(rel, "it was replaced by a symlink")
 	case err != nil:
 		return nil, fileInfo{}, fmt.Errorf("open %s: %w", rel, err)
@@ -509,7 +507,7 @@ func xattrsAt(d *workDir, name, rel string) ([]xattr, fileInfo, error) {
 // than since, a clock reading taken after the write and before the swap.
 // Anyone else's change comes after the swap, so after since, and gives a
 // later mtime.
-func recordWritten(d *workDir, name string, ours fileInfo, blob plumbing.Hash, since unix.Timespec) {
+func recordWritten(d *workDir, name string, ours fileInfo, blob plumbing.Hash, since fsTime) {
 	if blob.IsZero() {
 		return
 	}
@@ -517,7 +515,7 @@ func recordWritten(d *workDir, name string, ours fileInfo, blob plumbing.Hash, s
 	if err != nil || !now.same(ours) || now.size != ours.size || now.mtime != ours.mtime {
 		return
 	}
-	recordBlob(d.fd(), now, blob, since, false)
+	recordBlob(d.f, now, blob, since, false)
 }
 
 // replaceAndPutBack is the end of writeFile on file systems that cannot swap
@@ -525,8 +523,8 @@ func recordWritten(d *workDir, name string, ours fileInfo, blob plumbing.Hash, s
 // once more; bytes another program wrote to it in the meantime are written
 // back (read up to maxPutBack) and the error wraps ErrFileChanged.
 func replaceAndPutBack(d *workDir, p Path, tmp, name string, old *os.File, want, expect FileState, restoring bool) (bool, error) {
-	if err := unix.Renameat(d.fd(), tmp, d.fd(), name); err != nil {
-		unix.Unlinkat(d.fd(), tmp, 0)
+	if err := renameAt(d, tmp, name); err != nil {
+		unlinkAt(d, tmp)
 		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
 	}
 	if restoring {
@@ -679,7 +677,7 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 		}
 		return false, changedError(p.Rel, why)
 	}
-	if err := unix.Unlinkat(d.fd(), aside, 0); err != nil {
+	if err := unlinkAt(d, aside); err != nil {
 		return true, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
 	if !restoring {
@@ -741,7 +739,7 @@ func holdOffWriters(old *os.File, rel string, expect FileState, restoring bool) 
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, unix.EAGAIN) {
+		if !isBusy(err) {
 			return false, nil // no leases here: the documented window remains
 		}
 		if time.Now().After(deadline) {
@@ -823,9 +821,9 @@ func openUnchanged(d *workDir, name, rel string, expect FileState) (*os.File, er
 	}
 	f, err := openFileAt(d, name)
 	switch {
-	case errors.Is(err, unix.ENOENT):
+	case isNotExist(err):
 		return nil, changedError(rel, "it was deleted")
-	case errors.Is(err, unix.ELOOP):
+	case isLinkErr(err):
 		return nil, changedError(rel, "it was replaced by a symlink")
 	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", rel, err)
@@ -903,7 +901,7 @@ func keepOwner(f *os.File, rel string, want fileInfo) error {
 // directory costs one listing, not N.
 func removeStaleTemps(d *workDir, name string) {
 	for _, n := range staleTemps.of(d, name) {
-		unix.Unlinkat(d.fd(), n, 0)
+		unlinkAt(d, n)
 	}
 }
 
@@ -919,11 +917,11 @@ type tempListings struct {
 // of returns the temporary files of name that d held when this process
 // first listed it, and forgets them.
 func (t *tempListings) of(d *workDir, name string) []string {
-	var st unix.Stat_t
-	if unix.Fstat(d.fd(), &st) != nil {
+	st, err := fstat(d.f)
+	if err != nil {
 		return nil
 	}
-	key := [2]uint64{uint64(st.Dev), st.Ino}
+	key := [2]uint64{st.dev, st.ino}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	left, listed := t.dirs[key]
@@ -947,13 +945,7 @@ func (t *tempListings) of(d *workDir, name string) []string {
 
 // listTemps lists the names in d that are git-edit's temporary files.
 func listTemps(d *workDir) []string {
-	dup, err := unix.Openat(d.fd(), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil
-	}
-	list := os.NewFile(uintptr(dup), d.rel)
-	defer list.Close()
-	names, _ := list.Readdirnames(-1)
+	names, _ := listNames(d)
 	var temps []string
 	for _, n := range names {
 		if IsTemporary(n) {

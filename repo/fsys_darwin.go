@@ -56,7 +56,7 @@ func leaseBroken(*os.File) bool { return true }
 
 // clockNow reads the clock: time.Now, as nothing is known of the clock
 // the file system stamps files with (localClockFS trusts none).
-var clockNow = func() unix.Timespec { return unix.NsecToTimespec(time.Now().UnixNano()) }
+var clockNow = func() fsTime { return unix.NsecToTimespec(time.Now().UnixNano()) }
 
 // localClockFS: no file system is trusted for the racy-stat rule yet.
-func localClockFS(int) bool { return false }
+func localClockFS(*os.File) bool { return false }

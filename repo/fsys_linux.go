@@ -53,19 +53,19 @@ func leaseBroken(f *os.File) bool {
 // clockNow reads the clock file timestamps are taken from: the coarse
 // real-time clock, which the kernel stamps files with (or a finer reading,
 // never an earlier one). Tests replace it.
-var clockNow = func() unix.Timespec {
-	var ts unix.Timespec
+var clockNow = func() fsTime {
+	var ts fsTime
 	if err := unix.ClockGettime(unix.CLOCK_REALTIME_COARSE, &ts); err != nil {
-		return unix.Timespec{} // nothing is older: nothing is recorded
+		return fsTime{} // nothing is older: nothing is recorded
 	}
 	return ts
 }
 
-// localClockFS reports whether fd is on a file system whose timestamps
+// localClockFS reports whether f is on a file system whose timestamps
 // come from this kernel's clock.
-func localClockFS(fd int) bool {
+func localClockFS(f *os.File) bool {
 	var st unix.Statfs_t
-	if unix.Fstatfs(fd, &st) != nil {
+	if unix.Fstatfs(int(f.Fd()), &st) != nil {
 		return false
 	}
 	switch uint32(st.Type) {

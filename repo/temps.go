@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // A write makes a temporary file beside the file it replaces (tempName),
@@ -138,7 +136,7 @@ func (r *Repo) clearDeadTemps() {
 			if known && ino != fi.ino {
 				keepAside(d, e.temp, e.name) // swapped: the file's old bytes
 			} else {
-				unix.Unlinkat(d.fd(), e.temp, 0)
+				unlinkAt(d, e.temp)
 			}
 		}
 		d.Close()

@@ -8,9 +8,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // Every worktree file operation goes through a workDir: the directory that
@@ -39,7 +36,6 @@ type workDir struct {
 	rel string // slash-separated, relative to the top; "" is the top
 }
 
-func (d *workDir) fd() int      { return int(d.f.Fd()) }
 func (d *workDir) Close() error { return d.f.Close() }
 
 // top returns the worktree top p belongs to: the one Resolve recorded, or
@@ -74,7 +70,7 @@ func openWorkDir(top, dir string, create bool) (*workDir, error) {
 // creating some.
 func openWorkDirMaking(top, dir string, create bool) (*workDir, []string, error) {
 	var made []string
-	f, err := os.OpenFile(top, os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	f, err := openTopDir(top)
 	if err != nil {
 		// Not wrapped: a worktree that cannot be opened must not read as
 		// "file missing" (fs.ErrNotExist) to the callers.
@@ -137,11 +133,11 @@ func removeEmptyDir(top, dir string) (removed bool, err error) {
 		return false, err
 	}
 	defer d.Close()
-	err = unix.Unlinkat(d.fd(), name, unix.AT_REMOVEDIR)
+	err = rmdirAt(d, name)
 	switch {
 	case err == nil:
 		return true, nil
-	case errors.Is(err, unix.ENOTEMPTY), errors.Is(err, unix.EEXIST), errors.Is(err, unix.ENOENT), errors.Is(err, unix.ENOTDIR):
+	case isNotEmpty(err), isNotExist(err), isNotDirErr(err):
 		return false, nil
 	}
 	return false, fmt.Errorf("remove directory %s: %w", dir, err)
@@ -165,21 +161,21 @@ func removeEmptiedDirs(top, dir string) {
 func openDirAt(d *workDir, name string, create bool) (_ *workDir, created bool, _ error) {
 	rel := path.Join(d.rel, name)
 	for attempt := 0; ; attempt++ {
-		fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		f, err := openDirFile(d, name)
 		if err == nil {
-			return &workDir{f: os.NewFile(uintptr(fd), rel), rel: rel}, created, nil
+			return &workDir{f: f, rel: rel}, created, nil
 		}
 		switch {
-		case errors.Is(err, unix.ENOENT) && create && attempt < 3:
-			err := unix.Mkdirat(d.fd(), name, 0o777)
-			if err != nil && !errors.Is(err, unix.EEXIST) {
+		case isNotExist(err) && create && attempt < 3:
+			err := mkdirAt(d, name)
+			if err != nil && !isExist(err) {
 				return nil, created, fmt.Errorf("create directory %s: %w", rel, err)
 			}
 			created = created || err == nil
 			continue
-		case errors.Is(err, unix.ENOENT):
+		case isNotExist(err):
 			return nil, created, fmt.Errorf("directory %s: %w", rel, fs.ErrNotExist)
-		case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
+		case isLinkErr(err), isNotDirErr(err):
 			return nil, created, notDirError(d, name, rel)
 		}
 		return nil, created, fmt.Errorf("open directory %s: %w", rel, err)
@@ -215,15 +211,6 @@ type pathKindError struct{ msg string }
 func (e *pathKindError) Error() string { return e.msg }
 func (e *pathKindError) Unwrap() error { return ErrPathChanged }
 
-// lstatAt returns name's file info inside d without following a symlink.
-func lstatAt(d *workDir, name string) (fileInfo, error) {
-	var st unix.Stat_t
-	if err := unix.Fstatat(d.fd(), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return fileInfo{}, err
-	}
-	return infoOf(&st), nil
-}
-
 // fileInfo is what git-edit needs of a file's metadata.
 type fileInfo struct {
 	mode     fs.FileMode
@@ -231,64 +218,18 @@ type fileInfo struct {
 	uid, gid uint32
 	dev, ino uint64
 	// mtime and ctime as the file system keeps them (see blobcache.go).
-	mtime, ctime unix.Timespec
+	mtime, ctime fsTime
 }
 
 // same reports whether two infos describe the same file (not a copy).
 func (fi fileInfo) same(other fileInfo) bool { return fi.dev == other.dev && fi.ino == other.ino }
 
-func infoOf(st *unix.Stat_t) fileInfo {
-	mode := fs.FileMode(st.Mode & 0o777)
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		mode |= fs.ModeDir
-	case unix.S_IFLNK:
-		mode |= fs.ModeSymlink
-	case unix.S_IFIFO:
-		mode |= fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		mode |= fs.ModeSocket
-	case unix.S_IFCHR:
-		mode |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		mode |= fs.ModeDevice
-	}
-	return fileInfo{mode: mode, size: st.Size, uid: st.Uid, gid: st.Gid, dev: uint64(st.Dev), ino: st.Ino, mtime: st.Mtim, ctime: st.Ctim}
-}
-
-// fstat returns an open file's info.
-func fstat(f *os.File) (fileInfo, error) {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
-		return fileInfo{}, err
-	}
-	return infoOf(&st), nil
-}
-
-// openFileAt opens name inside d for reading without following a symlink
-// and without blocking on a FIFO.
-func openFileAt(d *workDir, name string) (*os.File, error) {
-	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	return os.NewFile(uintptr(fd), path.Join(d.rel, name)), nil
-}
-
-// renameNoReplace (fsys_<os>.go) renames from to to inside d unless to
-// exists (EEXIST), atomically; exchange (fsys_<os>.go) swaps the files
-// named a and b inside d atomically, or returns errNoExchange with nothing
-// changed.
-
-// linkRename renames from to to inside d unless to exists (EEXIST) by
-// linking and unlinking: as atomic for this purpose as a rename that does
-// not replace, for systems and file systems without one.
-func linkRename(d *workDir, from, to string) error {
-	if err := unix.Linkat(d.fd(), from, d.fd(), to, 0); err != nil {
-		return err
-	}
-	return unix.Unlinkat(d.fd(), from, 0)
-}
+// The primitives (fsys_unix.go, fsys_windows.go, and per OS fsys_<os>.go)
+// work by name relative to a workDir and never follow a link: openDirFile,
+// mkdirAt, rmdirAt, openFileAt, createAt, lstatAt, fstat, unlinkAt,
+// renameAt, listNames; renameNoReplace renames from to to inside d unless
+// to exists (isExist), atomically; exchange swaps the files named a and b
+// inside d atomically, or returns errNoExchange with nothing changed.
 
 // errNoExchange: the file system cannot swap two names atomically.
 var errNoExchange = errors.New("no RENAME_EXCHANGE")

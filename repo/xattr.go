@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-
-	"golang.org/x/sys/unix"
 )
 
 // An edit writes a new file and swaps it in, so what the kernel keeps with
@@ -28,14 +26,13 @@ type xattr struct {
 // process can read (trusted.* only as root, as the kernel lists them). A
 // file system without extended attributes has none.
 func readXattrs(f *os.File) ([]xattr, error) {
-	fd := int(f.Fd())
-	size, err := unix.Flistxattr(fd, nil)
+	size, err := xattrList(f, nil)
 	for attempt := 0; err == nil && size > 0; attempt++ {
 		buf := make([]byte, size)
 		var n int
-		n, err = unix.Flistxattr(fd, buf)
-		if errors.Is(err, unix.ERANGE) && attempt < 3 { // grew meanwhile
-			size, err = unix.Flistxattr(fd, nil)
+		n, err = xattrList(f, buf)
+		if isRangeErr(err) && attempt < 3 { // grew meanwhile
+			size, err = xattrList(f, nil)
 			continue
 		}
 		if err != nil {
@@ -46,7 +43,7 @@ func readXattrs(f *os.File) ([]xattr, error) {
 			if len(name) == 0 {
 				continue
 			}
-			v, err := getXattr(fd, string(name))
+			v, err := getXattr(f, string(name))
 			if errors.Is(err, errNoAttr) {
 				continue // removed meanwhile
 			}
@@ -57,7 +54,7 @@ func readXattrs(f *os.File) ([]xattr, error) {
 		}
 		return out, nil
 	}
-	if errors.Is(err, unix.ENOTSUP) || errors.Is(err, unix.ENOSYS) {
+	if isNoXattrs(err) {
 		return nil, nil
 	}
 	if err != nil {
@@ -66,15 +63,15 @@ func readXattrs(f *os.File) ([]xattr, error) {
 	return nil, nil
 }
 
-func getXattr(fd int, name string) ([]byte, error) {
+func getXattr(f *os.File, name string) ([]byte, error) {
 	for attempt := 0; ; attempt++ {
-		size, err := unix.Fgetxattr(fd, name, nil)
+		size, err := xattrGet(f, name, nil)
 		if err != nil {
 			return nil, err
 		}
 		buf := make([]byte, size)
-		n, err := unix.Fgetxattr(fd, name, buf)
-		if errors.Is(err, unix.ERANGE) && attempt < 3 {
+		n, err := xattrGet(f, name, buf)
+		if isRangeErr(err) && attempt < 3 {
 			continue
 		}
 		if err != nil {
@@ -98,9 +95,8 @@ func keepXattrs(f *os.File, rel string, attrs []xattr, perm os.FileMode) error {
 	if len(attrs) == 0 {
 		return nil
 	}
-	fd := int(f.Fd())
 	for _, a := range attrs {
-		err := unix.Fsetxattr(fd, a.name, a.value, 0)
+		err := xattrSet(f, a.name, a.value)
 		if err != nil && a.name == aclAccess {
 			return fmt.Errorf("%w: %s has an access ACL (%s) that git-edit cannot give the rewritten file: %w; nothing was written; run git-edit as the file's owner on a file system with ACLs", ErrPermission, rel, aclAccess, err)
 		}
