@@ -9,14 +9,13 @@ import (
 
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/go-git/go-git/v5/plumbing"
-	"golang.org/x/sys/unix"
 )
 
 func TestOlderThanIsGitsRacyRule(t *testing.T) {
-	ts := func(sec, nsec int64) unix.Timespec { return unix.Timespec{Sec: sec, Nsec: nsec} }
+	ts := func(sec, nsec int64) fsTime { return fsTime{Sec: sec, Nsec: nsec} }
 	for _, tc := range []struct {
 		name     string
-		t, since unix.Timespec
+		t, since fsTime
 		want     bool
 	}{
 		{"an earlier second", ts(9, 999_999_999), ts(10, 0), true},
@@ -53,15 +52,26 @@ func hashedRead(t *testing.T, r *Repo, dir, rel string) (FileState, bool) {
 	return f, diskHashes.Load() != before
 }
 
+// statName returns the info of the file name (followed if a link), as
+// the primitives describe it.
+func statName(name string) (fileInfo, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return fileInfo{}, err
+	}
+	defer f.Close()
+	return fstat(f)
+}
+
 // waitTick waits until the file system clock is past the timestamps of
 // rel, so that a read now may be recorded.
 func waitTick(t *testing.T, dir, rel string) {
 	t.Helper()
-	var st unix.Stat_t
-	if err := unix.Stat(filepath.Join(dir, rel), &st); err != nil {
+	st, err := statName(filepath.Join(dir, rel))
+	if err != nil {
 		t.Fatal(err)
 	}
-	for !olderThan(st.Mtim, clockNow()) || !olderThan(st.Ctim, clockNow()) {
+	for !olderThan(st.mtime, clockNow()) || !olderThan(st.ctime, clockNow()) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -113,21 +123,21 @@ func TestRacyFileIsHashedAgain(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		mtime time.Time
-		clock func(mtime unix.Timespec) unix.Timespec
+		clock func(mtime fsTime) fsTime
 	}{
 		{"read in the tick of the change", time.Unix(1_700_000_000, 123_456_789),
-			func(m unix.Timespec) unix.Timespec { return m }},
+			func(m fsTime) fsTime { return m }},
 		{"whole-second mtime, read later in that second", time.Unix(1_700_000_000, 0),
-			func(m unix.Timespec) unix.Timespec { return unix.Timespec{Sec: m.Sec, Nsec: 900_000_000} }},
+			func(m fsTime) fsTime { return fsTime{Sec: m.Sec, Nsec: 900_000_000} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := os.Chtimes(name, tc.mtime, tc.mtime); err != nil {
 				t.Fatal(err)
 			}
-			m := unix.NsecToTimespec(tc.mtime.UnixNano())
+			m := fsTime{Sec: tc.mtime.Unix(), Nsec: int64(tc.mtime.Nanosecond())}
 			// The clock reads the tick of the mtime; the ctime (the real
 			// clock's) is later still.
-			clockNow = func() unix.Timespec { return tc.clock(m) }
+			clockNow = func() fsTime { return tc.clock(m) }
 			hashedRead(t, r, dir, "f.txt")
 			if _, hashed := hashedRead(t, r, dir, "f.txt"); !hashed {
 				t.Fatal("a racy read was trusted")
@@ -148,15 +158,14 @@ func TestRacyFileIsHashedAgain(t *testing.T) {
 		if i%2 == 1 {
 			a, b = b, a
 		}
-		var sa, sb unix.Stat_t
 		os.WriteFile(name, []byte(a), 0o644)
-		unix.Stat(name, &sa)
+		sa, _ := statName(name)
 		if f, err := ReadWorkFileHashed(p, 0); err != nil || f.Blob != BlobHash([]byte(a)) {
 			t.Fatalf("read %q: %v, %v", a, f.Blob, err)
 		}
 		os.WriteFile(name, []byte(b), 0o644)
-		unix.Stat(name, &sb)
-		if sa.Mtim == sb.Mtim && sa.Ctim == sb.Ctim && sa.Ino == sb.Ino {
+		sb, _ := statName(name)
+		if sa.mtime == sb.mtime && sa.ctime == sb.ctime && sa.ino == sb.ino {
 			same++
 		}
 		if f, err := ReadWorkFileHashed(p, 0); err != nil || f.Blob != BlobHash([]byte(b)) {
@@ -183,9 +192,9 @@ func TestWrittenFileIsNotHashedAgain(t *testing.T) {
 	content := []byte("written by git-edit\n")
 	// The clock after the write reads a later tick (on a fast machine
 	// it may not have moved yet; then the write is racy and not recorded).
-	defer func(real func() unix.Timespec) { clockNow = real }(clockNow)
+	defer func(real func() fsTime) { clockNow = real }(clockNow)
 	real := clockNow
-	clockNow = func() unix.Timespec { ts := real(); ts.Sec++; return ts }
+	clockNow = func() fsTime { ts := real(); ts.Sec++; return ts }
 	if _, err := ReplaceFile(p, content, cur.Mode, BlobHash(content), cur); err != nil {
 		t.Fatal(err)
 	}

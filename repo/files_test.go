@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/git-edit/git-edit/repo"
@@ -64,8 +63,9 @@ func TestResolveConfinement(t *testing.T) {
 func TestReadWorkFileRefusesSpecialFiles(t *testing.T) {
 	dir := gittest.New(t)
 	os.MkdirAll(filepath.Join(dir, "d"), 0o777)
-	if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
-		t.Fatal(err)
+	fifo := mkfifo(filepath.Join(dir, "fifo"))
+	if fifo != nil && !errors.Is(fifo, errors.ErrUnsupported) {
+		t.Fatal(fifo)
 	}
 	gittest.WriteFile(t, dir, "big", strings.Repeat("x", 100))
 	r, _ := repo.Open(dir)
@@ -79,6 +79,9 @@ func TestReadWorkFileRefusesSpecialFiles(t *testing.T) {
 		{"big", 99, repo.ErrTooLarge},
 	}
 	for _, tc := range cases {
+		if tc.arg == "fifo" && fifo != nil {
+			continue // no FIFOs on this system
+		}
 		p, err := r.Resolve(dir, tc.arg)
 		if err != nil {
 			t.Fatal(err)
@@ -88,5 +91,3 @@ func TestReadWorkFileRefusesSpecialFiles(t *testing.T) {
 		}
 	}
 }
-
-func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
