@@ -34,8 +34,9 @@ func openTopDir(top string) (*os.File, error) {
 }
 
 // openDirFile opens the directory name inside d, never through a symlink.
-// Errors: isNotExist when name is missing; isLinkErr when it is a symlink;
-// isNotDirErr when it is something else that is not a directory.
+// Errors: isNotExist when name is missing; isLinkErr or isNotDirErr (Linux
+// checks O_DIRECTORY first) when it is a symlink; isNotDirErr when it is
+// something else that is not a directory.
 func openDirFile(d *workDir, name string) (*os.File, error) {
 	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
