@@ -54,9 +54,10 @@ func fileTimeNs(t int64) int64 {
 var errReparse = errors.New("a reparse point (symlink, junction or mount point) is in the way")
 
 // errBadName: a name handed to a primitive is not one component (it holds
-// a separator, a drive or stream colon, or is empty): never sent to the
-// system, where it would walk or name a stream.
-var errBadName = errors.New("not a single path component")
+// a separator, a drive or stream colon, or is empty) or ends in a dot or a
+// space: never sent to the system, where it would walk, name a stream, or
+// make a file Win32 programs cannot open. It wraps fs.ErrInvalid.
+var errBadName = fmt.Errorf("%w: not a single path component Windows programs can open", fs.ErrInvalid)
 
 // errNoAttr is the error for an extended attribute that is not there:
 // none is, here.
@@ -90,9 +91,11 @@ const shareAll = windows.FILE_SHARE_READ | windows.FILE_SHARE_WRITE | windows.FI
 
 func (d *workDir) handle() windows.Handle { return windows.Handle(d.f.Fd()) }
 
-// checkName refuses a name that is not a single component.
+// checkName refuses a name that is not a single component, or that the
+// NT calls would create but Win32 programs cannot open (a trailing dot or
+// space, which Win32 strips).
 func checkName(name string) error {
-	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `\/:`) {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `\/:`) || strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ") {
 		return fmt.Errorf("%q: %w", name, errBadName)
 	}
 	return nil
