@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/git-edit/git-edit/repo"
@@ -64,9 +63,7 @@ func TestResolveConfinement(t *testing.T) {
 func TestReadWorkFileRefusesSpecialFiles(t *testing.T) {
 	dir := gittest.New(t)
 	os.MkdirAll(filepath.Join(dir, "d"), 0o777)
-	if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(dir, "fifo"), 0o644)
 	gittest.WriteFile(t, dir, "big", strings.Repeat("x", 100))
 	r, _ := repo.Open(dir)
 	cases := []struct {
@@ -88,5 +85,3 @@ func TestReadWorkFileRefusesSpecialFiles(t *testing.T) {
 		}
 	}
 }
-
-func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
