@@ -33,7 +33,6 @@ package ops_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -43,7 +42,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/git-edit/git-edit/ops"
@@ -104,7 +102,7 @@ func sweepFuzzRepos() {
 		if _, err := fmt.Sscanf(filepath.Base(dir), "git-edit-fuzz-%d-%d-", &pid, &ppid); err != nil {
 			continue
 		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) || (ppid == os.Getpid() && pid != os.Getpid()) {
+		if processGone(pid) || (ppid == os.Getpid() && pid != os.Getpid()) {
 			os.RemoveAll(dir)
 		}
 	}

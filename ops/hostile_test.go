@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/git-edit/git-edit/ops"
@@ -30,9 +29,9 @@ func hostileRepo(t *testing.T) string {
 	must(t, os.Symlink(t.TempDir(), filepath.Join(dir, "out")))
 	must(t, os.Symlink("/etc/passwd", filepath.Join(dir, "passwd")))
 	must(t, os.Symlink("loop", filepath.Join(dir, "loop")))
-	must(t, syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	mkfifo(t, filepath.Join(dir, "fifo"), 0o644)
 	// A character device inside the worktree (1,3 is what /dev/null is).
-	if err := syscall.Mknod(filepath.Join(dir, "device"), syscall.S_IFCHR|0o644, 1<<8|3); err != nil {
+	if err := mknodNull(filepath.Join(dir, "device")); err != nil {
 		t.Logf("no device node (%v); that case is skipped", err)
 	}
 	return dir

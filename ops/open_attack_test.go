@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/git-edit/git-edit/ops"
@@ -84,8 +83,8 @@ func TestAttackEditRefusedInAnotherUsersRepository(t *testing.T) {
 	// The rewritten file keeps its owner, so the person can still write it.
 	if fi, err := os.Stat(filepath.Join(dir, "f.txt")); err != nil {
 		t.Fatal(err)
-	} else if st := fi.Sys().(*syscall.Stat_t); st.Uid != 65534 || st.Gid != 65534 {
-		t.Fatalf("f.txt is owned by %d:%d after the edit, want 65534:65534", st.Uid, st.Gid)
+	} else if uid, gid := ownerOf(fi); uid != 65534 || gid != 65534 {
+		t.Fatalf("f.txt is owned by %d:%d after the edit, want 65534:65534", uid, gid)
 	}
 	if log := gitEnv(t, dir, "log", "--format=%s", "refs/edits/s"); log == "" {
 		t.Fatal("no edit recorded on refs/edits/s")

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/git-edit/git-edit/ops"
@@ -43,7 +42,7 @@ func TestRefusalsOnLargeAndSpecialFiles(t *testing.T) {
 		},
 		{
 			name:  "FIFO",
-			setup: func(t *testing.T, dir string) { must(t, syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644)) },
+			setup: func(t *testing.T, dir string) { mkfifo(t, filepath.Join(dir, "pipe"), 0o644) },
 			args:  map[string]any{"command": "view", "path": "pipe"},
 			want:  "not a regular file: pipe is a FIFO; only regular files can be viewed or edited",
 		},

@@ -28,6 +28,15 @@ type Checkout struct {
 	// Sparse is core.sparseCheckout: paths with the skip-worktree bit in
 	// the index may be absent on disk without being deleted.
 	Sparse bool
+	// IgnoreCase is core.ignoreCase (default false; git sets it when it
+	// creates a repository on a file system that folds case, as macOS's
+	// and Windows' do): a path that differs only in case from one on disk
+	// names that file, spelled as the disk spells it (see gitSpelling).
+	IgnoreCase bool
+	// PrecomposeUnicode is core.precomposeUnicode (default false; git sets
+	// it on macOS): git records paths in Unicode NFC whatever form the
+	// file system lists them in, and so does git-edit.
+	PrecomposeUnicode bool
 }
 
 // Checkout returns the worktree's Checkout settings, read from git config
@@ -45,7 +54,8 @@ func (r *Repo) readCheckout() (Checkout, error) {
 	settings := []struct {
 		key string
 		dst *bool
-	}{{"filemode", &c.FileMode}, {"symlinks", &c.Symlinks}, {"sparsecheckout", &c.Sparse}}
+	}{{"filemode", &c.FileMode}, {"symlinks", &c.Symlinks}, {"sparsecheckout", &c.Sparse},
+		{"ignorecase", &c.IgnoreCase}, {"precomposeunicode", &c.PrecomposeUnicode}}
 	entries, err := configEntries(r.configFiles())
 	if err != nil {
 		return c, err

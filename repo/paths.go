@@ -164,7 +164,14 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 			return Path{}, &NestedRepoError{Arg: arg, Top: dir}
 		}
 	}
-	return Path{Abs: real, Rel: filepath.ToSlash(rel), worktree: r.Top, state: r.StateDir()}, nil
+	slashRel := filepath.ToSlash(rel)
+	// A bad setting is reported by the operation, which reads it too.
+	if c, err := r.Checkout(); err == nil {
+		if spelled := gitSpelling(r.Top, slashRel, c); spelled != slashRel {
+			slashRel, real = spelled, filepath.Join(r.Top, filepath.FromSlash(spelled))
+		}
+	}
+	return Path{Abs: real, Rel: slashRel, worktree: r.Top, state: r.StateDir()}, nil
 }
 
 // realPath resolves symlinks in abs. Trailing components that do not exist

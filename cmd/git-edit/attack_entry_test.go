@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -101,9 +100,7 @@ func TestAttackRootConfinesHistoryOperations(t *testing.T) {
 // replaced"), by every tool that reads or writes it, and changes nothing.
 func TestAttackPathThroughAFileSaysItIsAFile(t *testing.T) {
 	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(dir, "pipe"), 0o644)
 	for _, tc := range []struct{ through, is string }{{"a.txt", "a file"}, {"pipe", "a FIFO"}} {
 		for _, call := range []struct{ tool, args string }{
 			{"text_editor", `{"command":"create","path":"%s/b.txt","file_text":"x\n"}`},

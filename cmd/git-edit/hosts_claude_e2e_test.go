@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // Claude Code, offline, against the fake Anthropic model: one turn calls

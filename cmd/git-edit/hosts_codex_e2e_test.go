@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // Codex CLI, end to end and offline: `codex exec` in a network namespace

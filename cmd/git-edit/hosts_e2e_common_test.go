@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // End-to-end tests inside real agent hosts (Claude Code, Codex CLI, Gemini

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // The fake model for Anthropic's Messages API (Claude Code): POST

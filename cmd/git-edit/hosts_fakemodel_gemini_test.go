@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // The fake model for Google's Gemini API as Gemini CLI speaks it: POST

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // The fake model for OpenAI's Responses API as Codex CLI speaks it: POST

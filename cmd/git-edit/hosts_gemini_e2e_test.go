@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // Gemini CLI, end to end and offline: `gemini -p` in a network namespace

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -336,11 +335,6 @@ func TestAttackTrailingSlashIsNotADirectory(t *testing.T) {
 			t.Errorf("Resolve(%q) = %v, want a not-a-directory refusal", arg, err)
 		}
 	}
-}
-
-func ownerOf(fi os.FileInfo) (uid, gid uint32) {
-	st := fi.Sys().(*syscall.Stat_t)
-	return st.Uid, st.Gid
 }
 
 // TestAttackEditorSaveBetweenCheckAndSwapIsKept saves the file the way

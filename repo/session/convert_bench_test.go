@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -184,15 +183,6 @@ func timed(f func()) (wall, cpu time.Duration) {
 	start := time.Now()
 	f()
 	return time.Since(start), cpuTime() - c0
-}
-
-// cpuTime is the process's user and system time so far.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 func median(d []time.Duration) time.Duration {

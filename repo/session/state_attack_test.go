@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -65,7 +64,7 @@ func TestAttackFIFOInPlaceOfStateFilesNeverBlocks(t *testing.T) {
 			fifo := filepath.Join(dir, ".git", filepath.FromSlash(c.fifo))
 			os.Remove(fifo)
 			must(t, os.MkdirAll(filepath.Dir(fifo), 0o777))
-			must(t, syscall.Mkfifo(fifo, 0o666))
+			mkfifo(t, fifo, 0o666)
 			before := gittest.Snapshot(t, dir)
 			tip := ""
 			if c.fifo != "refs/edits/s" { // git itself would block reading it
