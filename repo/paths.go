@@ -105,6 +105,10 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 			return Path{}, fmt.Errorf("%w: %s is not a directory (a path ending in %q names one); give the file's path without it", ErrPathRefused, arg, "/"+last)
 		}
 	}
+	goos := pathOS()
+	if err := checkArgForm(arg, goos); err != nil {
+		return Path{}, err
+	}
 	rootAbs, err := filepath.Abs(root)
 	if err != nil {
 		return Path{}, fmt.Errorf("resolve root %s: %w", root, err)
@@ -163,6 +167,16 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
 			return Path{}, &NestedRepoError{Arg: arg, Top: dir}
 		}
+	}
+	windows, err := r.nameRules(goos)
+	if err != nil {
+		return Path{}, err
+	}
+	if err := checkPathNames(arg, filepath.ToSlash(rel), windows); err != nil {
+		return Path{}, err
+	}
+	if reached, gitDir := r.gitDirOnPath(filepath.ToSlash(rel)); reached != "" {
+		return Path{}, fmt.Errorf("%w: %s is inside the git directory (%s is %s under another name: the file system ignores case, or a link above the worktree leads there); git-edit never writes there", ErrPathRefused, arg, reached, gitDir)
 	}
 	return Path{Abs: real, Rel: filepath.ToSlash(rel), worktree: r.Top, state: r.StateDir()}, nil
 }
