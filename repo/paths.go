@@ -105,6 +105,10 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 			return Path{}, fmt.Errorf("%w: %s is not a directory (a path ending in %q names one); give the file's path without it", ErrPathRefused, arg, "/"+last)
 		}
 	}
+	goos := pathOS()
+	if err := checkArgForm(arg, goos); err != nil {
+		return Path{}, err
+	}
 	rootAbs, err := filepath.Abs(root)
 	if err != nil {
 		return Path{}, fmt.Errorf("resolve root %s: %w", root, err)
@@ -165,11 +169,21 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 		}
 	}
 	slashRel := filepath.ToSlash(rel)
+	windows, err := r.nameRules(goos)
+	if err != nil {
+		return Path{}, err
+	}
+	if err := checkPathNames(arg, slashRel, windows); err != nil {
+		return Path{}, err
+	}
 	// A bad setting is reported by the operation, which reads it too.
 	if c, err := r.Checkout(); err == nil {
 		if spelled := gitSpelling(r.Top, slashRel, c); spelled != slashRel {
 			slashRel, real = spelled, filepath.Join(r.Top, filepath.FromSlash(spelled))
 		}
+	}
+	if reached, gitDir := r.gitDirOnPath(slashRel); reached != "" {
+		return Path{}, fmt.Errorf("%w: %s is inside the git directory (%s is %s under another name: the file system ignores case, or a link above the worktree leads there); git-edit never writes there", ErrPathRefused, arg, reached, gitDir)
 	}
 	return Path{Abs: real, Rel: slashRel, worktree: r.Top, state: r.StateDir()}, nil
 }
