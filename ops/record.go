@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/session"
@@ -210,7 +209,7 @@ func (e *Engine) unrecordable(p repo.Path) error {
 // about as before.
 func (e *Engine) noFileEither(p repo.Path, tree *plumbing.Hash) bool {
 	fi, err := os.Lstat(p.Abs)
-	if !(err == nil && fi.IsDir() || errors.Is(err, syscall.ENOTDIR)) {
+	if !(err == nil && fi.IsDir() || repo.IsNotDirError(err)) {
 		return false
 	}
 	if tree.IsZero() {

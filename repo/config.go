@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/config"
-	"golang.org/x/sys/unix"
 )
 
 // ErrBadConfig is returned for a git config value git-edit cannot use.
@@ -101,9 +100,8 @@ type configEntry struct {
 // the next one. The caller must not change the entries returned.
 func readConfigFile(path string) ([]configEntry, error) {
 	since := clockNow()
-	var st unix.Stat_t
-	if err := unix.Stat(path, &st); err == nil {
-		if entries, ok := configRecords.get(path, st); ok {
+	if fi, err := statPath(path); err == nil {
+		if entries, ok := configRecords.get(path, fi); ok {
 			return entries, nil
 		}
 	}
@@ -119,8 +117,10 @@ func readConfigFile(path string) ([]configEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := unix.Fstat(int(f.Fd()), &st); err == nil {
-		configRecords.put(path, st, since, entries)
+	// Kept unless the file changed in since's tick: a change later in
+	// that tick could keep its stat.
+	if fi, err := fstat(f); err == nil && olderThan(fi.mtime, since) && olderThan(fi.ctime, since) {
+		configRecords.put(path, fi, entries)
 	}
 	return entries, nil
 }
@@ -138,30 +138,23 @@ type parsedFile struct {
 	entries []configEntry
 }
 
-func statStamp(st unix.Stat_t) stamp {
-	return stamp{dev: uint64(st.Dev), ino: st.Ino, size: st.Size, mtime: st.Mtim, ctime: st.Ctim}
-}
-
-func (p *parsedFiles) get(path string, st unix.Stat_t) ([]configEntry, bool) {
+func (p *parsedFiles) get(path string, fi fileInfo) ([]configEntry, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	f, ok := p.files[path]
-	return f.entries, ok && f.stamp == statStamp(st)
+	return f.entries, ok && f.stamp == stampOf(fi)
 }
 
-// put keeps entries, parsed from the file open at path whose stat (taken
-// after the clock reading since) is st, unless the file changed in since's
-// tick: a change later in that tick could keep its stat.
-func (p *parsedFiles) put(path string, st unix.Stat_t, since unix.Timespec, entries []configEntry) {
-	if !olderThan(st.Mtim, since) || !olderThan(st.Ctim, since) {
-		return
-	}
+// put keeps entries, parsed from the file open at path whose stat is fi;
+// the caller checked that fi's times are older than the tick it started
+// reading in (git's racy rule).
+func (p *parsedFiles) put(path string, fi fileInfo, entries []configEntry) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.files == nil || len(p.files) >= 64 {
 		p.files = map[string]parsedFile{}
 	}
-	p.files[path] = parsedFile{statStamp(st), entries}
+	p.files[path] = parsedFile{stampOf(fi), entries}
 }
 
 func parseConfig(f *os.File, path string) ([]configEntry, error) {

@@ -11,7 +11,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -519,21 +518,6 @@ func (r *Repo) gitCommand(ctx context.Context, args ...string) *exec.Cmd {
 	cmd.Dir = r.Top
 	cmd.Env = append(os.Environ(), "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.Top)
 	return cmd
-}
-
-// ownGroup starts cmd in a process group of its own, so that killGroup
-// ends the filters git started too: they hold git's pipes, and would keep
-// a reader waiting after git itself is gone.
-func ownGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
-// killGroup kills a process started with ownGroup, and its children.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
 // boundBy makes a one-shot cmd, made with exec.CommandContext, end with

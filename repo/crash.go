@@ -3,7 +3,6 @@ package repo
 import (
 	"os"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -31,11 +30,19 @@ func CrashPoint(name string) {
 	}
 	switch *p {
 	case name:
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		select {} // the signal is on its way
+		killSelf()
+		select {} // the kill is on its way
 	case "hang:" + name:
 		for { // until the test kills it (a sleep, not select{}: the runtime would call that a deadlock)
 			time.Sleep(time.Hour)
 		}
+	}
+}
+
+// killSelf ends the process at once, running nothing more: os.Process.Kill
+// is SIGKILL on unix and TerminateProcess on Windows.
+func killSelf() {
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		p.Kill()
 	}
 }

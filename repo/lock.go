@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
@@ -32,7 +31,7 @@ func (r *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open edit lock %s: %w", path, err)
 	}
-	release, err := flock(ctx, f, syscall.LOCK_EX)
+	release, err := flock(ctx, f, true)
 	if err != nil {
 		return nil, err
 	}
@@ -61,25 +60,26 @@ func (r *Repo) LockShared(ctx context.Context) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open edit lock %s: %w", path, err)
 	}
-	return flock(ctx, f, syscall.LOCK_SH)
+	return flock(ctx, f, false)
 }
 
-// flock takes how (LOCK_EX or LOCK_SH) on f, polling until it is free or
-// ctx ends; f is closed when it fails or is released.
-func flock(ctx context.Context, f *os.File, how int) (unlock func(), err error) {
+// flock takes an exclusive (or shared) lock on f (tryLockFile: flock on
+// unix, LockFileEx on Windows), polling until it is free or ctx ends; f is
+// closed when it fails or is released.
+func flock(ctx context.Context, f *os.File, exclusive bool) (unlock func(), err error) {
 	path := f.Name()
 	wait := 100 * time.Microsecond
 	for {
-		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
-		if err == nil {
+		ok, err := tryLockFile(f, exclusive)
+		if ok {
 			return func() {
-				syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				unlockFile(f)
 				f.Close()
 			}, nil
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
+			return nil, err
 		}
 		select {
 		case <-ctx.Done():
@@ -90,3 +90,16 @@ func flock(ctx context.Context, f *os.File, how int) (unlock func(), err error) 
 		wait = min(wait*2, 20*time.Millisecond)
 	}
 }
+
+// TryLockFile takes an exclusive lock on f without waiting, for a file of
+// git-edit's own state that one process at a time may write (opened with
+// OpenStateFile). ok is false, with no error, when another open file holds
+// it; an error says the file cannot be locked at all (a file system
+// without locks). The lock is advisory for git-edit's processes: flock on
+// unix; on Windows LockFileEx on one byte far beyond the end, so the
+// file's bytes stay readable and writable through other handles. It is
+// dropped by UnlockFile, by closing f, or when the process dies.
+func TryLockFile(f *os.File) (ok bool, err error) { return tryLockFile(f, true) }
+
+// UnlockFile drops the lock TryLockFile took on f.
+func UnlockFile(f *os.File) error { return unlockFile(f) }

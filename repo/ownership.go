@@ -7,9 +7,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 )
 
 // ErrDubiousOwnership is returned by Open for a repository that another
@@ -26,18 +24,17 @@ var ErrDubiousOwnership = errors.New("detected dubious ownership in repository")
 // protected config (system, global, command line), never the repository's
 // own. gitFile is "" when .git is a directory.
 func checkOwnership(top, gitFile, gitDir string) error {
-	var notOwned string
-	var owner uint32
+	var notOwned, owner string
 	for _, p := range []string{gitFile, top, gitDir} {
 		if p == "" {
 			continue
 		}
-		uid, ok, err := ownedByCurrentUser(p)
+		who, ok, err := ownedByCurrentUser(p) // owner_<os>.go
 		if err != nil {
 			return err
 		}
 		if !ok {
-			notOwned, owner = p, uid
+			notOwned, owner = p, who
 			break
 		}
 	}
@@ -51,36 +48,8 @@ func checkOwnership(top, gitFile, gitDir string) error {
 	if safe {
 		return nil
 	}
-	return fmt.Errorf("%w at '%s': %s is owned by uid %d, but git-edit runs as uid %d, and git refuses such a repository too. To add an exception for this directory, call: git config --global --add safe.directory %s",
-		ErrDubiousOwnership, top, notOwned, owner, os.Geteuid(), shellQuote(top))
-}
-
-// ownedByCurrentUser is git's is_path_owned_by_current_uid: lstat path and
-// compare its owner with the effective uid. Running as root, a root-owned
-// path is accepted, and otherwise SUDO_UID (when it parses) stands for the
-// user: `sudo git-edit` in the person's repository works, as `sudo git`
-// does. uid is the path's owner.
-func ownedByCurrentUser(path string) (uid uint32, ok bool, err error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return 0, false, fmt.Errorf("inspect %s: %w", path, err)
-	}
-	st, isUnix := fi.Sys().(*syscall.Stat_t)
-	if !isUnix {
-		return 0, true, nil // no owners to compare on this system
-	}
-	euid := uint64(os.Geteuid())
-	if euid == 0 {
-		if st.Uid == 0 {
-			return st.Uid, true, nil
-		}
-		if s, found := os.LookupEnv("SUDO_UID"); found {
-			if n, err := strconv.ParseUint(s, 10, 32); err == nil {
-				euid = n
-			}
-		}
-	}
-	return st.Uid, uint64(st.Uid) == euid, nil
+	return fmt.Errorf("%w at '%s': %s is owned by %s, but git-edit runs as %s, and git refuses such a repository too. To add an exception for this directory, call: git config --global --add safe.directory %s",
+		ErrDubiousOwnership, top, notOwned, owner, currentUser(), shellQuote(top))
 }
 
 // safeDirectory reports whether the protected config's safe.directory list

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -26,9 +25,10 @@ import (
 //     is, from the instant it exists, the same file (same inode) as its
 //     record; another program's lock never is, and while the record exists
 //     its inode cannot be reused.
-//   - Liveness: the writer holds an flock on the record, and so on the lock,
-//     before the lock exists and for as long as it holds it. The kernel
-//     drops an flock when its holder dies, so "the flock is free" means "the
+//   - Liveness: the writer holds an flock (tryLockFile: LockFileEx on
+//     Windows) on the record, and so on the lock, before the lock exists
+//     and for as long as it holds it. The kernel drops an flock when its
+//     holder dies, so "the flock is free" means "the
 //     process that took this lock is gone", without pids (which are reused
 //     and differ between pid namespaces).
 //
@@ -84,7 +84,9 @@ func (r *Repo) lockRef(name string) (*refLock, error) {
 				return nil, fmt.Errorf("lock %s: create %s: %w", name, dir, err)
 			}
 		}
-		f, err := os.OpenFile(record, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		// Shared for deleting on Windows (openStatePath): the record
+		// becomes the lock, which is renamed onto the ref while open here.
+		f, err := openStatePath(record, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666, true)
 		if errors.Is(err, os.ErrExist) {
 			// Another git-edit holds this ref, or one died holding it.
 			if live = clearDeadRecord(lockPath, record); live {
@@ -92,7 +94,7 @@ func (r *Repo) lockRef(name string) (*refLock, error) {
 			}
 		} else if err != nil {
 			return nil, fmt.Errorf("lock %s: record the lock: %w", name, err)
-		} else if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
+		} else if ok, err := tryLockFile(f, true); !ok && err == nil {
 			// Between our create and our flock, another git-edit found
 			// the record unlocked and took it for a dead writer's: it
 			// removes it; try again.
@@ -104,7 +106,7 @@ func (r *Repo) lockRef(name string) (*refLock, error) {
 				os.Remove(record)
 			}
 			f.Close()
-			return nil, fmt.Errorf("lock %s: flock %s: %w", name, record, err)
+			return nil, fmt.Errorf("lock %s: %w", name, err)
 		} else {
 			Pause("ref-record-locked", record)
 			err := os.Link(record, lockPath)
@@ -157,12 +159,12 @@ func (r *Repo) refLockRecord(lockPath string) string {
 // a second name of the ref's file, which is harmless to remove).
 func clearDeadRecord(lockPath, record string) (live bool) {
 	// O_NOFOLLOW and O_NONBLOCK: never follow or hang on what is there.
-	f, err := os.OpenFile(record, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := openStatePath(record, os.O_RDONLY, 0, true)
 	if err != nil {
 		return false // gone meanwhile, or unreadable: the next try says
 	}
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if ok, _ := tryLockFile(f, true); !ok {
 		return true // its writer still runs
 	}
 	// Nobody holds the flock, so the writer that made this record is dead;
@@ -217,16 +219,18 @@ func (r *Repo) clearAllDeadRefLocks() {
 	linked := map[string]bool{} // dead records still linked elsewhere
 	for _, e := range entries {
 		record := filepath.Join(dir, e.Name())
-		f, err := os.OpenFile(record, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		f, err := openStatePath(record, os.O_RDONLY, 0, true)
 		if err != nil {
 			continue
 		}
-		dead := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil
-		var st syscall.Stat_t
-		if dead && syscall.Fstat(int(f.Fd()), &st) == nil && st.Nlink > 1 {
-			linked[record] = true
-		} else if dead && st.Nlink == 1 && sameFileAs(f, record) {
-			os.Remove(record) // died before linking its lock
+		if dead, _ := tryLockFile(f, false); dead {
+			switch n, err := linkCount(f); {
+			case err != nil:
+			case n > 1:
+				linked[record] = true
+			case n == 1 && sameFileAs(f, record):
+				os.Remove(record) // died before linking its lock
+			}
 		}
 		f.Close()
 	}
@@ -280,10 +284,14 @@ func (r *Repo) RefLocks(prefix string) ([]string, error) {
 
 // RefLockLive reports whether lockPath is held by a running git-edit.
 func (r *Repo) RefLockLive(lockPath string) bool {
-	f, err := os.OpenFile(r.refLockRecord(lockPath), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := openStatePath(r.refLockRecord(lockPath), os.O_RDONLY, 0, true)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	return sameFileAs(f, lockPath) && syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil
+	if !sameFileAs(f, lockPath) {
+		return false
+	}
+	free, _ := tryLockFile(f, false)
+	return !free
 }

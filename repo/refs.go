@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -67,10 +66,6 @@ func parseHash(name, s string) (plumbing.Hash, error) {
 	}
 	return plumbing.NewHash(s), nil
 }
-
-// isNotDir reports an error from a path that runs through a file, which
-// for a lookup means "no such ref" or "no such file", as ENOENT does.
-func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
 // UpdateRef moves ref name from old to new with git's own protocol: create
 // "<ref>.lock" exclusively, check that the ref still holds old (the zero
@@ -174,17 +169,4 @@ func short(h plumbing.Hash) string {
 		return "nothing (no such ref)"
 	}
 	return h.String()[:12]
-}
-
-// syncDir fsyncs a directory so a rename in it survives a power loss.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -78,24 +77,9 @@ func (r *Repo) ListRefs(prefix string) ([]Ref, error) {
 // command over N packed sessions cost N passes (quadratic).
 type packedCache struct {
 	mu    sync.Mutex
-	ident packedIdent
+	ident stamp // the version parsed: identity, size, mtime and ctime
 	refs  map[string]plumbing.Hash
 	reads atomic.Int64 // how many times the file was parsed (tests)
-}
-
-type packedIdent struct {
-	dev, ino, size   uint64
-	mtimeNs, ctimeNs int64
-}
-
-func identOf(fi os.FileInfo) (packedIdent, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return packedIdent{}, false
-	}
-	mtimeNs, ctimeNs := statTimesNs(st)
-	return packedIdent{dev: uint64(st.Dev), ino: st.Ino, size: uint64(st.Size),
-		mtimeNs: mtimeNs, ctimeNs: ctimeNs}, true
 }
 
 // packedRefs returns packed-refs as a map, parsed once per version of the
@@ -105,7 +89,7 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	path := filepath.Join(r.CommonDir, "packed-refs")
-	fi, err := os.Stat(path)
+	fi, err := statPath(path)
 	if errors.Is(err, os.ErrNotExist) || isNotDir(err) {
 		c.refs = nil
 		return map[string]plumbing.Hash{}, nil
@@ -113,12 +97,13 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read packed-refs: %w", err)
 	}
-	if id, ok := identOf(fi); ok && c.refs != nil && id == c.ident {
+	if c.refs != nil && stampOf(fi) == c.ident {
 		return c.refs, nil
 	}
 	// Identify the file read by its descriptor: the one parsed, even if
-	// git renames another over the name meanwhile.
-	f, err := os.Open(path)
+	// git renames another over the name meanwhile. openStatePath: never
+	// blocking on a FIFO, and on Windows not in the way of that rename.
+	f, err := openStatePath(path, os.O_RDONLY, 0, false)
 	if errors.Is(err, os.ErrNotExist) {
 		c.refs = nil
 		return map[string]plumbing.Hash{}, nil
@@ -127,7 +112,7 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 		return nil, fmt.Errorf("read packed-refs: %w", err)
 	}
 	defer f.Close()
-	fi, err = f.Stat()
+	fi, err = fstat(f)
 	if err != nil {
 		return nil, fmt.Errorf("read packed-refs: %w", err)
 	}
@@ -140,10 +125,7 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.refs, c.ident = nil, packedIdent{}
-	if id, ok := identOf(fi); ok {
-		c.refs, c.ident = refs, id
-	}
+	c.refs, c.ident = refs, stampOf(fi)
 	return refs, nil
 }
 

@@ -20,7 +20,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/git-edit/git-edit/repo/packidx"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -328,15 +327,11 @@ func ceilingDirs(getenv func(string) (string, bool)) map[string]bool {
 
 // deviceOf is the device number of the file system holding path.
 func deviceOf(path string) (uint64, bool) {
-	fi, err := os.Stat(path)
+	fi, err := statPath(path) // on Windows: the volume serial number
 	if err != nil {
 		return 0, false
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, false
-	}
-	return uint64(st.Dev), true
+	return fi.dev, true
 }
 
 // dotGit reports the git directory named by top/.git, which is either the

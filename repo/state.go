@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 )
 
 // ErrStateNotRegular: one of git-edit's own state files (the edit lock, a
@@ -23,10 +22,24 @@ var ErrStateNotRegular = fmt.Errorf("%w: a state file of git-edit", ErrNotRegula
 // is and how to fix it. O_NONBLOCK has no effect on a regular file's reads
 // and writes. Errors of open(2) itself are returned as they are (a missing
 // file wraps fs.ErrNotExist), except ENXIO, which is how a FIFO without a
-// reader refuses a non-blocking open for writing.
+// reader refuses a non-blocking open for writing. On Windows the file is
+// shared for deleting too, so that git's rename of a lock onto a ref (or
+// ours) works while it is open here (openStatePath).
 func OpenStateFile(name string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(name, flag|syscall.O_NONBLOCK|syscall.O_CLOEXEC, perm)
-	if errors.Is(err, syscall.ENXIO) {
+	return openStateFile(name, flag, perm, false)
+}
+
+// OpenStateFileNoFollow is OpenStateFile that never follows a symbolic
+// link (or, on Windows, a junction or other reparse point) at name's last
+// component: such an open fails with an error IsLinkError reports, for a
+// caller that owns the name and may remove what is there.
+func OpenStateFileNoFollow(name string, flag int, perm os.FileMode) (*os.File, error) {
+	return openStateFile(name, flag, perm, true)
+}
+
+func openStateFile(name string, flag int, perm os.FileMode, noFollow bool) (*os.File, error) {
+	f, err := openStatePath(name, flag, perm, noFollow) // lockfile_<os>.go
+	if errors.Is(err, errOpenedFIFO) {
 		return nil, stateNotRegular(name, "FIFO")
 	}
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/git-edit/git-edit/repo/packidx/packtest"
@@ -129,8 +128,8 @@ func timed(dir string, env []string, stdin io.Reader, rss bool, name string, arg
 			return sample{}, nil, fmt.Errorf("%s output %q: %w", timeCmd, b, err)
 		}
 		peak = kb * 1024
-	} else if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && rss {
-		peak = maxRSSBytes(ru)
+	} else if b, ok := peakRSS(cmd.ProcessState); ok && rss { // rss_<os>.go
+		peak = b
 	}
 	return sample{d, peak}, out.Bytes(), nil
 }

@@ -1,7 +1,16 @@
 package main
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
-// maxRSSBytes is a finished process's peak resident set size in bytes:
+// peakRSS is a finished process's peak resident set size in bytes:
 // macOS gives ru_maxrss in bytes.
-func maxRSSBytes(ru *syscall.Rusage) int64 { return int64(ru.Maxrss) }
+func peakRSS(ps *os.ProcessState) (int64, bool) {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0, false
+	}
+	return int64(ru.Maxrss), true
+}

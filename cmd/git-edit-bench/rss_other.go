@@ -2,8 +2,17 @@
 
 package main
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
-// maxRSSBytes is a finished process's peak resident set size in bytes:
+// peakRSS is a finished process's peak resident set size in bytes:
 // ru_maxrss is in kilobytes on Linux and the BSDs.
-func maxRSSBytes(ru *syscall.Rusage) int64 { return int64(ru.Maxrss) * 1024 }
+func peakRSS(ps *os.ProcessState) (int64, bool) {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0, false
+	}
+	return int64(ru.Maxrss) * 1024, true
+}

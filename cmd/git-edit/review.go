@@ -8,13 +8,11 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/sys/unix"
 )
 
 // reviewFlags are the output options of log, show and diff, as git spells
@@ -93,11 +91,9 @@ func startReview(o reviewOptions, r *session.Repository, stdout, stderr io.Write
 	f, isFile := stdout.(*os.File)
 	tty := false
 	if isFile {
-		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil {
-			tty = true
-			if ws.Col > 0 {
-				rv.width = int(ws.Col)
-			}
+		var cols int
+		if cols, tty = terminalWidth(f); tty && cols > 0 { // term_<os>.go
+			rv.width = cols
 		}
 	}
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
@@ -177,7 +173,7 @@ func (rv *review) finish(err error) error {
 	}
 	rv.pipe.Close()
 	werr := rv.pager.Wait()
-	if errors.Is(err, syscall.EPIPE) {
+	if isBrokenPipe(err) {
 		err = nil
 	}
 	if err == nil && werr != nil {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -27,8 +26,8 @@ func TreeSnapshot(t testing.TB, dir string) map[string]string {
 			return err
 		}
 		desc := fi.Mode().String()
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			desc += fmt.Sprintf(" %d:%d", st.Uid, st.Gid)
+		if uid, gid, ok := fileOwner(fi); ok {
+			desc += fmt.Sprintf(" %d:%d", uid, gid)
 		}
 		switch {
 		case fi.Mode().IsRegular():

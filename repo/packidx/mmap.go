@@ -2,9 +2,7 @@ package packidx
 
 import (
 	"fmt"
-	"os"
 	"runtime"
-	"syscall"
 )
 
 // mapping is a read-only memory map of a whole file. Mapping instead of
@@ -14,7 +12,9 @@ import (
 // Git never rewrites a pack or an index in place (it writes new files and
 // renames or deletes old ones), and a deleted file stays mapped until it is
 // unmapped, so a mapping stays valid while `git gc` runs. Git maps its
-// packs the same way.
+// packs the same way. The OS calls are in mmap_<os>.go: mmap(2) on unix;
+// on Windows a file mapping, which also keeps git for Windows' gc from
+// deleting the file until it is unmapped (see mmap_windows.go).
 type mapping struct {
 	data    []byte
 	cleanup runtime.Cleanup
@@ -22,7 +22,7 @@ type mapping struct {
 
 // mapFile maps path read-only. An empty file gives an empty mapping.
 func mapFile(path string) (*mapping, error) {
-	f, err := os.Open(path)
+	f, err := openForMap(path)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func mapFile(path string) (*mapping, error) {
 	if size != int64(int(size)) {
 		return nil, fmt.Errorf("%s: %w: %d bytes do not fit in memory", path, ErrCorrupt, size)
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
+	data, err := mmap(f, int(size))
 	if err != nil {
 		return nil, fmt.Errorf("mmap %s: %w", path, err)
 	}
@@ -46,7 +46,7 @@ func mapFile(path string) (*mapping, error) {
 	// A Store dropped without Close (a Repo has no Close) still gives its
 	// maps back once it is garbage. data holds no pointer to m, as
 	// AddCleanup requires.
-	m.cleanup = runtime.AddCleanup(m, func(b []byte) { _ = syscall.Munmap(b) }, data)
+	m.cleanup = runtime.AddCleanup(m, func(b []byte) { _ = munmap(b) }, data)
 	return m, nil
 }
 
@@ -57,7 +57,7 @@ func (m *mapping) close() error {
 		return nil
 	}
 	m.cleanup.Stop()
-	err := syscall.Munmap(m.data)
+	err := munmap(m.data)
 	m.data = nil
 	return err
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -403,7 +402,7 @@ func (s *Session) persistIndex(x *histIndex) {
 		return
 	}
 	lock, err := openCacheFile(s.indexLock(), os.O_RDWR|os.O_CREATE, 0o666)
-	if errors.Is(err, syscall.ELOOP) {
+	if repo.IsLinkError(err) {
 		// A link where the lock belongs: git-edit never made it, and
 		// never follows it; the name is the cache's own.
 		if os.Remove(s.indexLock()) == nil {
@@ -414,10 +413,10 @@ func (s *Session) persistIndex(x *histIndex) {
 		return
 	}
 	defer lock.Close()
-	if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-		return // another process is writing it
+	if ok, _ := repo.TryLockFile(lock); !ok {
+		return // another process is writing it (or it cannot be locked)
 	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	defer repo.UnlockFile(lock)
 
 	// Extend the commits file when what is on disk is a prefix of x (and
 	// the file is no link: it is then replaced, never written through).
@@ -476,14 +475,14 @@ func (s *Session) persistIndex(x *histIndex) {
 }
 
 // openCacheFile opens one of the index's files without following a
-// symlink (the open fails with ELOOP): what is there may have been put
+// symlink (the open fails with an error repo.IsLinkError reports): what is there may have been put
 // there by anyone, and the cache never reads or writes outside the git dir
 // through it. Nor does it block or read anything but a regular file (a
 // FIFO put there fails the open, repo.OpenStateFile): the index is then
 // rebuilt from the commits and written anew by rename, which replaces
 // what was there.
 func openCacheFile(name string, flag int, perm os.FileMode) (*os.File, error) {
-	return repo.OpenStateFile(name, flag|syscall.O_NOFOLLOW, perm)
+	return repo.OpenStateFileNoFollow(name, flag, perm)
 }
 
 // writeAtomic replaces name with b (no fsync: the index is a cache, and a
