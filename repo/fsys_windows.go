@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -419,11 +420,14 @@ func isExist(err error) bool {
 
 // isLinkErr: an open that must not follow a reparse point met one.
 func isLinkErr(err error) bool {
-	return errors.Is(err, errReparse) || errors.Is(err, windows.ERROR_STOPPED_ON_SYMLINK)
+	return errors.Is(err, errReparse) || errors.Is(err, windows.ERROR_STOPPED_ON_SYMLINK) ||
+		errors.Is(err, windows.ERROR_CANT_RESOLVE_FILENAME)
 }
 
 // isNotDirErr: a directory was needed and something else is there.
-func isNotDirErr(err error) bool { return errors.Is(err, windows.ERROR_DIRECTORY) }
+func isNotDirErr(err error) bool {
+	return errors.Is(err, windows.ERROR_DIRECTORY) || errors.Is(err, syscall.ENOTDIR)
+}
 
 // isNotEmpty: a directory could not be removed because it holds names.
 func isNotEmpty(err error) bool { return errors.Is(err, windows.ERROR_DIR_NOT_EMPTY) }

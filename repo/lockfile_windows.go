@@ -55,17 +55,13 @@ func lockOverlapped() *windows.Overlapped {
 // exists so that OpenStateFile reads the same everywhere.
 var errOpenedFIFO = errors.New("a FIFO without a reader")
 
-// errReparsePoint: openStatePath with noFollow found a symbolic link,
-// junction or other reparse point at the name.
-var errReparsePoint = errors.New("is a symbolic link, junction or other reparse point")
-
 // openStatePath opens name as os.OpenFile does, for one of git-edit's state
 // files or records, but shares it for reading, writing and deleting:
 // os.OpenFile leaves FILE_SHARE_DELETE out, and then neither git's rename of
 // "<ref>.lock" onto a ref nor ours succeeds while the file is open here.
 // The handle is not inherited by children. With noFollow, a reparse point
 // at the last component (symlink, junction) is opened as itself and
-// refused with an error wrapping errReparsePoint (IsLinkError reports it).
+// refused with an error wrapping errReparse (IsLinkError reports it).
 // Flags map as in syscall.Open: O_CREATE|O_EXCL is CREATE_NEW (never
 // following a link), O_APPEND writes at the end, O_TRUNC truncates after
 // the open, and a perm without the owner's write bit makes the new file
@@ -125,7 +121,7 @@ func openStatePath(name string, flag int, perm os.FileMode, noFollow bool) (*os.
 		}
 		if fi.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0 {
 			windows.CloseHandle(h)
-			return nil, &os.PathError{Op: "open", Path: name, Err: errReparsePoint}
+			return nil, &os.PathError{Op: "open", Path: name, Err: errReparse}
 		}
 	}
 	f := os.NewFile(uintptr(h), name)

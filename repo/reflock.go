@@ -121,7 +121,7 @@ func (r *Repo) lockRef(name string) (*refLock, error) {
 			}
 			f.Close()
 			switch {
-			case errors.Is(err, os.ErrNotExist) || isNotDir(err):
+			case errors.Is(err, os.ErrNotExist) || isNotDirErr(err):
 				// git removed the emptied directory (pack-refs, a ref
 				// deletion) in between: make it again.
 				continue

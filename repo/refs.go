@@ -36,7 +36,7 @@ func (r *Repo) ReadRef(name string) (plumbing.Hash, error) {
 				continue
 			}
 			return parseHash(name, line)
-		case errors.Is(err, os.ErrNotExist) || isNotDir(err):
+		case errors.Is(err, os.ErrNotExist) || isNotDirErr(err):
 			return r.packedRef(name)
 		default:
 			return plumbing.ZeroHash, fmt.Errorf("read %s: %w", name, err)

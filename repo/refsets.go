@@ -90,7 +90,7 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 	defer c.mu.Unlock()
 	path := filepath.Join(r.CommonDir, "packed-refs")
 	fi, err := statPath(path)
-	if errors.Is(err, os.ErrNotExist) || isNotDir(err) {
+	if errors.Is(err, os.ErrNotExist) || isNotDirErr(err) {
 		c.refs = nil
 		return map[string]plumbing.Hash{}, nil
 	}

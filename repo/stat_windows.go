@@ -3,9 +3,7 @@
 package repo
 
 import (
-	"errors"
 	"os"
-	"syscall"
 
 	"golang.org/x/sys/windows"
 )
@@ -31,28 +29,6 @@ func statPath(path string) (fileInfo, error) {
 	f := os.NewFile(uintptr(h), path)
 	defer f.Close()
 	return fstat(f)
-}
-
-// isNotDir reports an error from a path that runs through a file, which
-// for a lookup means "no such ref" or "no such file". Windows mostly
-// reports such a path as ERROR_PATH_NOT_FOUND (already fs.ErrNotExist);
-// ERROR_DIRECTORY and the ENOTDIR Go's os package makes are the rest.
-func isNotDir(err error) bool {
-	return errors.Is(err, windows.ERROR_DIRECTORY) || errors.Is(err, syscall.ENOTDIR)
-}
-
-// IsNotDirError reports whether err says that a path runs through something
-// that is not a directory (see isNotDir). Callers treat it as "nothing
-// there", as git does.
-func IsNotDirError(err error) bool { return isNotDir(err) }
-
-// IsLinkError reports whether err is an open refusing a symbolic link,
-// junction or other reparse point at the last component because the
-// caller asked not to follow one (OpenStateFileNoFollow), or Windows
-// stopping at one (ERROR_STOPPED_ON_SYMLINK, ERROR_CANT_RESOLVE_FILENAME).
-func IsLinkError(err error) bool {
-	return errors.Is(err, errReparsePoint) || errors.Is(err, windows.ERROR_STOPPED_ON_SYMLINK) ||
-		errors.Is(err, windows.ERROR_CANT_RESOLVE_FILENAME)
 }
 
 // syncDir does nothing on Windows: a directory cannot be flushed there
