@@ -641,7 +641,10 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	}
 	aside := tempName(name)
 	p.noteTemp("aside", top, dir, name, aside)
-	if err := renameNoReplace(d, name, aside); err != nil {
+	// A rename that replaces, to a fresh name (as in swapAside): where
+	// renameNoReplace links and unlinks, an editor's save between the two
+	// would be unlinked.
+	if err := renameAt(d, name, aside); err != nil {
 		return false, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
 	CrashPoint("moved-aside")

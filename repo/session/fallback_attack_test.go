@@ -140,3 +140,42 @@ func TestAttackKilledFallbackSwapLosesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackEditorSaveWhileDeletingByLinkIsKept saves f.txt the way
+// editors do (write a new file, rename it over the old) while a deletion
+// moves f.txt aside, in the moment a rename without replacing that links
+// and unlinks (FreeBSD; NFS) has both names on the file: the unlink would
+// take the editor's save with it, and the proof of the file moved aside
+// (the file checked, unchanged) would pass. The move aside is therefore a
+// plain rename to a fresh name, which moves whichever file is at the name
+// for the proof to see. Where the move aside never links (renameat2), the
+// pause never comes and the deletion must simply be whole.
+func TestAttackEditorSaveWhileDeletingByLinkIsKept(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+	r, s := open(t, dir, "s")
+	file := filepath.Join(dir, "f.txt")
+	saved := false
+	restore := repo.SetPauseHook(func(at, path string) {
+		if at == "linked" && path == "f.txt" && !saved {
+			saved = true
+			swp := filepath.Join(dir, ".f.txt.swp")
+			must(t, os.WriteFile(swp, []byte("one\ntwo\neditor save\n"), 0o644))
+			must(t, os.Rename(swp, file))
+		}
+	})
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", true))
+	restore()
+	if err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if saved && !strings.Contains(gittest.ReadFile(t, dir, "f.txt")+history(t, dir, "s"), "editor save") {
+		t.Fatal("the editor's save, made while f.txt was linked aside, is neither on disk nor in history")
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != gittest.Missing {
+		t.Fatalf("f.txt = %q, want it deleted", got)
+	}
+	if st := gittest.Status(t, dir); st != " D f.txt\n" {
+		t.Fatalf("git status:\n%s\nwant only the deletion", st)
+	}
+	gittest.Fsck(t, dir)
+}
