@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strings"
 	"sync/atomic"
 )
 
@@ -46,20 +47,21 @@ func swapOrNot(d *workDir, a, b string) error {
 //
 //  1. name is moved aside, to a fresh temporary name (journaled, so that a
 //     crash leaves it to be put back by clearDeadTemps);
-//  2. the file moved aside must prove to be old, still holding expect's
-//     bytes (provenUnchanged), else it is moved back (an editor's save
-//     between the check and the move is kept) and the write refused;
-//  3. tmp is renamed to name without replacing: a file created at name
-//     meanwhile is kept, and so is the one moved aside (the write is
-//     refused and says where);
-//  4. the file moved aside is proven once more: a program that kept the
-//     file open and wrote to it after step 2 makes git-edit move its own
-//     file away and put that one back, and refuse (ErrFileChanged);
-//  5. the file moved aside is unlinked.
+//  2. tmp is renamed to name without replacing, at once: the name is
+//     absent only between these two calls. A file created at the name in
+//     that moment (a shell's `>>` opens with O_CREAT) is not replaced: it
+//     is moved to a kept name, the file moved aside goes back, and the
+//     write is refused (ErrFileChanged, naming the kept file);
+//  3. the file moved aside must prove to be old, still holding expect's
+//     bytes, with the lease (if any) unbroken (provenUnchanged): an
+//     editor's save before step 1, or a write by a program that kept the
+//     file open, made before this proof, makes git-edit move its own file
+//     away and put that one back, and refuse (ErrFileChanged);
+//  4. the file moved aside is unlinked.
 //
-// What remains: a program holding the file open that writes after step 4
+// What remains: a program holding the file open that writes after step 3
 // writes to the unlinked copy (where leases exist, holdOffWriters keeps
-// such a writer out); and between steps 1 and 3 the name is absent.
+// such a writer out); and between steps 1 and 2 the name is absent.
 // replaced reports whether ours is at name on return, as for writeFile.
 // tmp is gone on return, unless its name is given in the error.
 func swapAside(d *workDir, p Path, top, dir, tmp, name string, old, mine *os.File, checked, ours fileInfo, expect FileState, leased, restoring bool) (replaced bool, err error) {
@@ -77,20 +79,18 @@ func swapAside(d *workDir, p Path, top, dir, tmp, name string, old, mine *os.Fil
 		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
 	}
 	CrashPoint("swap-aside")
-	if why := provenUnchanged(d, aside, old, checked, expect, leased); why != "" {
-		unlinkAt(d, tmp)
-		return false, putAsideBack(d, p, dir, aside, name, why)
-	}
 	if !restoring {
 		Pause("aside", p.Rel)
 	}
 	if err := renameNoReplace(d, tmp, name); err != nil {
 		unlinkAt(d, tmp)
-		kept := path.Join(dir, keepAside(d, aside, name))
 		if errors.Is(err, fs.ErrExist) {
-			return false, fmt.Errorf("%w (the version git-edit read is kept as %s)", changedError(p.Rel, "it was created while git-edit replaced it"), kept)
+			return false, keepNewcomer(d, p, dir, aside, name)
 		}
-		return false, fmt.Errorf("%w: replace %s: %w (the version git-edit read is kept as %s)", ErrRestoreFailed, p.Rel, err, kept)
+		if perr := putAsideBack(d, p, dir, aside, name, "git-edit could not rename its new file in"); errors.Is(perr, ErrRestoreFailed) {
+			return false, perr
+		}
+		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
 	}
 	CrashPoint("swap-in")
 	if !restoring {
@@ -103,6 +103,21 @@ func swapAside(d *workDir, p Path, top, dir, tmp, name string, old, mine *os.Fil
 		return true, fmt.Errorf("replace %s: remove the replaced file %s: %w", p.Rel, path.Join(dir, aside), err)
 	}
 	return true, nil
+}
+
+// keepNewcomer handles a file created at name while swapAside had moved
+// the file aside (most often a shell's `>>`, whose O_CREAT made a file of
+// just its line): it is moved to a kept name (one that cleanup and
+// `record` leave alone), the file moved aside goes back to name, and the
+// refusal names the kept file. So the file keeps everything it held, and
+// the newcomer's bytes are beside it.
+func keepNewcomer(d *workDir, p Path, dir, aside, name string) error {
+	kept := "." + name + ".git-edit-kept-" + strings.TrimPrefix(tempName(name), "."+name+".git-edit-")
+	if err := renameAt(d, name, kept); err != nil {
+		return fmt.Errorf("%w: %s: a file was created at its name while git-edit replaced it, and moving it away failed: %w (the version git-edit read is kept as %s)", ErrRestoreFailed, p.Rel, err, path.Join(dir, keepAside(d, aside, name)))
+	}
+	err := putAsideBack(d, p, dir, aside, name, "it was created while git-edit replaced it")
+	return fmt.Errorf("%w (the file created at its name then is kept as %s)", err, path.Join(dir, kept))
 }
 
 // putAsideBack moves the file at aside (moved away from name by swapAside
