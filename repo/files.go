@@ -289,8 +289,7 @@ func ReplaceFileMaking(p Path, content []byte, mode filemode.FileMode, blob plum
 // writeFile is ReplaceFile for want's content and mode. A want read
 // from disk (a file put back) that is created anew gets its permission bits,
 // owner and group again. restoring marks a write that puts bytes back (a
-// failed operation's files, or another program's bytes on a file system
-// without an atomic swap): it is checked like any write, but has no pause
+// failed operation's files): it is checked like any write, but has no pause
 // points and puts nothing back of its own, so that a writer that never
 // stops cannot keep git-edit putting back forever. made, when not nil,
 // gets the directories created for the file once it is in place; when the
@@ -445,9 +444,13 @@ func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (
 	if !restoring {
 		Pause("leased", p.Rel)
 	}
-	switch err := exchange(d, tmp, name); {
+	switch err := swapOrNot(d, tmp, name); {
 	case errors.Is(err, errNoExchange):
-		return replaceAndPutBack(d, p, tmp, name, old, want, expect, restoring)
+		if replaced, err := swapAside(d, p, top, dir, tmp, name, old, mine, checked, ours, expect, leased, restoring); !replaced || err != nil {
+			return replaced, err
+		}
+		recordWritten(d, name, ours, want.Blob, since)
+		return true, nil
 	case err != nil:
 		removeTmp()
 		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
@@ -517,37 +520,6 @@ func recordWritten(d *workDir, name string, ours fileInfo, blob plumbing.Hash, s
 	}
 	recordBlob(d.f, now, blob, since, false)
 }
-
-// replaceAndPutBack is the end of writeFile on file systems that cannot swap
-// two names atomically: rename over the file, then read the replaced file
-// once more; bytes another program wrote to it in the meantime are written
-// back (read up to maxPutBack) and the error wraps ErrFileChanged.
-func replaceAndPutBack(d *workDir, p Path, tmp, name string, old *os.File, want, expect FileState, restoring bool) (bool, error) {
-	if err := renameAt(d, tmp, name); err != nil {
-		unlinkAt(d, tmp)
-		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
-	}
-	if restoring {
-		return true, nil
-	}
-	if same, err := holds(old, expect.Content); err != nil || same {
-		return true, err
-	}
-	again, err := io.ReadAll(io.NewSectionReader(old, 0, maxPutBack))
-	if err == nil && int64(len(again)) == maxPutBack {
-		err = fmt.Errorf("over %d bytes", maxPutBack)
-	}
-	if err == nil {
-		_, err = writeFile(p, FileState{Content: again, Mode: expect.Mode}, FileState{Exists: true, Content: want.Content, Mode: want.Mode}, true, nil)
-	}
-	if err != nil {
-		return true, fmt.Errorf("%w: %s: another program wrote to it while git-edit replaced it, and putting its bytes back failed: %w", ErrRestoreFailed, p.Rel, err)
-	}
-	return false, changedError(p.Rel, "it was written")
-}
-
-// maxPutBack bounds what replaceAndPutBack reads back.
-const maxPutBack = 1 << 30
 
 // newFileAttrs decides the temporary file's permission bits and owner: for
 // a file put back as it was read from disk (want.perm set), the bits it
@@ -667,7 +639,10 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	}
 	aside := tempName(name)
 	p.noteTemp("aside", top, dir, name, aside)
-	if err := renameNoReplace(d, name, aside); err != nil {
+	// A rename that replaces, to a fresh name (as in swapAside): where
+	// renameNoReplace links and unlinks, an editor's save between the two
+	// would be unlinked.
+	if err := renameAt(d, name, aside); err != nil {
 		return false, fmt.Errorf("remove %s: %w", p.Rel, err)
 	}
 	CrashPoint("moved-aside")

@@ -69,6 +69,9 @@ func linkRename(d *workDir, from, to string) error {
 	if err := unix.Linkat(d.fd(), from, d.fd(), to, 0); err != nil {
 		return err
 	}
+	// Here both names are the file: a file renamed to from now would be
+	// unlinked next, so no caller moves a name others may save to this way.
+	Pause("linked", path.Join(d.rel, from))
 	return unix.Unlinkat(d.fd(), from, 0)
 }
 

@@ -340,10 +340,16 @@ func TestAttackTrailingSlashIsNotADirectory(t *testing.T) {
 // TestAttackEditorSaveBetweenCheckAndSwapIsKept saves the file the way
 // editors do (write a new file, rename it over the old) between git-edit's
 // check and its swap: the check of the swapped-out file must notice that it
-// is not the file checked, put the editor's file back and start over.
+// is not the file checked, put the editor's file back and start over. It
+// runs with the atomic exchange and, as where there is none, with the
+// swap without exchange (which moves the file aside before it proves it).
 func TestAttackEditorSaveBetweenCheckAndSwapIsKept(t *testing.T) {
-	for _, del := range []bool{false, true} {
-		t.Run(fmt.Sprintf("delete=%v", del), func(t *testing.T) {
+	for _, c := range []struct {
+		del, noExchange bool
+	}{{false, false}, {true, false}, {false, true}} {
+		t.Run(fmt.Sprintf("delete=%v", c.del)+map[bool]string{true: "/no-exchange"}[c.noExchange], func(t *testing.T) {
+			del := c.del
+			defer repo.SetNoExchange(c.noExchange)()
 			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
 			r, s := open(t, dir, "s")
 			file := filepath.Join(dir, "f.txt")

@@ -1,3 +1,10 @@
+// Linux's read leases only (O_PATH, /proc/self/fd, a writer refused by the
+// lease): the gitedit_portable build has no leases, so the guarantee this
+// file tests does not exist there; the window it leaves is asserted by
+// TestAttackShellAppendAcrossTheSwapIsKept instead.
+
+//go:build !gitedit_portable
+
 package session_test
 
 import (
@@ -23,21 +30,43 @@ import (
 // after git-edit took its lease and before the swap, through a handle
 // resolved before the swap (as an open(2) that found the name first
 // does): the open waits for git-edit, which sees the lease broken and
-// puts the file back, so the write lands in the file at the name.
+// puts the file back, so the write lands in the file at the name. With
+// the swap without exchange it also opens the file moved aside after the
+// new file is renamed in ("swapped-in"): the last proof sees the lease
+// broken and git-edit undoes both renames.
 func TestAttackWriterOpeningDuringTheSwapIsKept(t *testing.T) {
-	for _, del := range []bool{false, true} {
-		t.Run(fmt.Sprintf("delete=%v", del), func(t *testing.T) {
+	for _, c := range []struct {
+		del, noExchange bool
+		point           string
+	}{{false, false, "leased"}, {true, false, "leased"}, {false, true, "leased"}, {false, true, "swapped-in"}} {
+		name := fmt.Sprintf("delete=%v", c.del)
+		if c.noExchange {
+			name += "/no-exchange/" + c.point
+		}
+		t.Run(name, func(t *testing.T) {
+			del := c.del
+			defer repo.SetNoExchange(c.noExchange)()
 			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
 			r, s := open(t, dir, "s")
 			file := filepath.Join(dir, "f.txt")
 			var wg sync.WaitGroup
 			hits := 0
 			restore := repo.SetPauseHook(func(at, _ string) {
-				if at != "leased" || hits > 0 {
+				if at != c.point || hits > 0 {
 					return
 				}
 				hits++
-				h, err := syscall.Open(file, unix.O_PATH|syscall.O_CLOEXEC, 0)
+				old := file
+				if at == "swapped-in" {
+					// The file checked is aside now; the new one at the name.
+					aside, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-*"))
+					if len(aside) != 1 {
+						t.Errorf("at \"swapped-in\": %q beside f.txt, want the file moved aside", aside)
+						return
+					}
+					old = aside[0]
+				}
+				h, err := syscall.Open(old, unix.O_PATH|syscall.O_CLOEXEC, 0)
 				if err != nil {
 					t.Error(err)
 					return
@@ -69,7 +98,7 @@ func TestAttackWriterOpeningDuringTheSwapIsKept(t *testing.T) {
 			restore()
 			wg.Wait()
 			if hits != 1 {
-				t.Fatalf("pause point \"leased\" reached %d times", hits)
+				t.Fatalf("pause point %q reached %d times", c.point, hits)
 			}
 			if err != nil {
 				t.Fatalf("the edit failed instead of starting over: %v", err)

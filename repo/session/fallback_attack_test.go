@@ -1,0 +1,185 @@
+package session_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/repo/session"
+)
+
+// The swap without exchange (FreeBSD, macOS off APFS/HFS+, NFS): the file
+// is moved aside, proven, and the new file renamed in without replacing.
+// These tests force it with repo.SetNoExchange, so that they run it on
+// Linux too; with -tags gitedit_portable it is the only swap there is.
+
+// TestAttackFileCreatedWhileTheNameIsAsideIsKept creates f.txt (as a
+// shell's `>>` does, O_CREAT, when it finds no file) in the moment the
+// swap without exchange has moved it aside and not yet renamed git-edit's
+// file in: the rename in must not replace the newcomer; the newcomer is
+// moved to a kept name (named in the refusal), the file moved aside goes
+// back, and the edit starts over on it. No byte of either is lost, and
+// the file keeps everything it held.
+func TestAttackFileCreatedWhileTheNameIsAsideIsKept(t *testing.T) {
+	defer repo.SetNoExchange(true)()
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+	r, s := open(t, dir, "s")
+	file := filepath.Join(dir, "f.txt")
+	created := false
+	restore := repo.SetPauseHook(func(at, _ string) {
+		if at == "aside" && !created {
+			created = true
+			if _, err := os.Lstat(file); !os.IsNotExist(err) {
+				t.Errorf("at the pause point \"aside\", f.txt is there (%v), want it moved aside", err)
+			}
+			f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644) // as `>>` opens
+			must(t, err)
+			_, err = f.WriteString("newcomer\n")
+			must(t, err)
+			must(t, f.Close())
+		}
+	})
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", false))
+	restore()
+	if !created {
+		t.Fatal("the swap without exchange never paused at \"aside\"")
+	}
+	if err != nil {
+		t.Fatalf("edit: %v, want success after starting over", err)
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != "ONE\ntwo\n" {
+		t.Fatalf("f.txt = %q, want the file put back and edited", got)
+	}
+	kept, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-*"))
+	if len(kept) != 1 || !strings.Contains(kept[0], ".git-edit-kept-") {
+		t.Fatalf("files left beside f.txt: %q, want the newcomer, kept", kept)
+	}
+	if got, _ := os.ReadFile(kept[0]); string(got) != "newcomer\n" {
+		t.Fatalf("%s = %q, want the file created while f.txt was aside", kept[0], got)
+	}
+	gittest.Fsck(t, dir)
+}
+
+// TestAttackKilledFallbackSwapLosesNothing kills a git-edit process (this
+// test binary, run again) in the swap without exchange: after the file is
+// moved aside (the name is absent, the new bytes are in a temporary
+// file), and after the new file is renamed in (the old one is still
+// aside). The next operation, whatever file it edits, clears up: at the
+// first point the file goes back to its name and the new bytes (of an
+// operation that never moved its ref) go; at the second the file holds
+// the new bytes and the old ones are kept beside it. The old bytes are
+// never lost, and `record` never takes a temporary file for work.
+func TestAttackKilledFallbackSwapLosesNothing(t *testing.T) {
+	if dir := os.Getenv("GIT_EDIT_TEST_SWAP_KILLED_DIR"); dir != "" {
+		repo.SetNoExchange(true)
+		repo.SetCrashPoint(os.Getenv("GIT_EDIT_TEST_SWAP_KILLED_AT"))
+		r, s := open(t, dir, "s")
+		s.Apply(context.Background(), resolve(t, r, dir, "sub/f.txt"), session.RecordOutside,
+			replaceFirst("sub/f.txt", "line", "LINE", false))
+		t.Fatal("the process was not killed")
+	}
+	big := strings.Repeat("line of a big file\n", 1<<20/19)
+	edited := strings.Replace(big, "line", "LINE", 1)
+	for _, c := range []struct {
+		point string
+		left  int    // temporary files the killed process leaves
+		want  string // f.txt after the next operation
+		kept  bool   // the old bytes kept beside it
+	}{
+		{"swap-aside", 2, big, false},
+		{"swap-in", 1, edited, true},
+	} {
+		t.Run(c.point, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"sub/f.txt": big, "other.txt": "o\n"})
+			child := exec.Command(os.Args[0], "-test.run=^TestAttackKilledFallbackSwapLosesNothing$", "-test.count=1")
+			child.Env = append(os.Environ(), "GIT_EDIT_TEST_SWAP_KILLED_DIR="+dir, "GIT_EDIT_TEST_SWAP_KILLED_AT="+c.point)
+			if out, err := child.CombinedOutput(); err == nil || !strings.Contains(err.Error(), "killed") {
+				t.Fatalf("the child was not killed: %v\n%s", err, out)
+			}
+			temps, _ := filepath.Glob(filepath.Join(dir, "sub", ".f.txt.git-edit-*"))
+			if len(temps) != c.left {
+				t.Fatalf("precondition: the killed process left %q, want %d temporary files", temps, c.left)
+			}
+			r, s := open(t, dir, "s")
+			changed, err := r.StatusPaths(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range changed {
+				if strings.Contains(p, ".git-edit-") {
+					t.Fatalf("git status's changed paths, which record records, name git-edit's temporary file %s", p)
+				}
+			}
+			if _, err := s.Apply(context.Background(), resolve(t, r, dir, "other.txt"), session.RecordOutside,
+				replaceFirst("other.txt", "o", "O", false)); err != nil {
+				t.Fatal(err)
+			}
+			if got := gittest.ReadFile(t, dir, "sub/f.txt"); got != c.want {
+				t.Fatalf("sub/f.txt after the next operation: %d bytes, want %d", len(got), len(c.want))
+			}
+			left, _ := filepath.Glob(filepath.Join(dir, "sub", ".f.txt.git-edit-*"))
+			switch {
+			case !c.kept && len(left) != 0:
+				t.Fatalf("an edit of another file left the dead process's %q", left)
+			case c.kept && (len(left) != 1 || !strings.Contains(left[0], ".git-edit-kept-")):
+				t.Fatalf("beside sub/f.txt: %q, want the old bytes kept under a kept name", left)
+			case c.kept:
+				if got, _ := os.ReadFile(left[0]); string(got) != big {
+					t.Fatalf("%s holds %d bytes, want the old %d", left[0], len(got), len(big))
+				}
+			}
+			want := " M other.txt\n"
+			if c.kept {
+				want = " M other.txt\n M sub/f.txt\n?? sub/" + filepath.Base(left[0]) + "\n"
+			}
+			if st := gittest.Status(t, dir); st != want {
+				t.Fatalf("git status:\n%s\nwant:\n%s", st, want)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
+
+// TestAttackEditorSaveWhileDeletingByLinkIsKept saves f.txt the way
+// editors do (write a new file, rename it over the old) while a deletion
+// moves f.txt aside, in the moment a rename without replacing that links
+// and unlinks (FreeBSD; NFS) has both names on the file: the unlink would
+// take the editor's save with it, and the proof of the file moved aside
+// (the file checked, unchanged) would pass. The move aside is therefore a
+// plain rename to a fresh name, which moves whichever file is at the name
+// for the proof to see. Where the move aside never links (renameat2), the
+// pause never comes and the deletion must simply be whole.
+func TestAttackEditorSaveWhileDeletingByLinkIsKept(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+	r, s := open(t, dir, "s")
+	file := filepath.Join(dir, "f.txt")
+	saved := false
+	restore := repo.SetPauseHook(func(at, path string) {
+		if at == "linked" && path == "f.txt" && !saved {
+			saved = true
+			swp := filepath.Join(dir, ".f.txt.swp")
+			must(t, os.WriteFile(swp, []byte("one\ntwo\neditor save\n"), 0o644))
+			must(t, os.Rename(swp, file))
+		}
+	})
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", true))
+	restore()
+	if err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if saved && !strings.Contains(gittest.ReadFile(t, dir, "f.txt")+history(t, dir, "s"), "editor save") {
+		t.Fatal("the editor's save, made while f.txt was linked aside, is neither on disk nor in history")
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != gittest.Missing {
+		t.Fatalf("f.txt = %q, want it deleted", got)
+	}
+	if st := gittest.Status(t, dir); st != " D f.txt\n" {
+		t.Fatalf("git status:\n%s\nwant only the deletion", st)
+	}
+	gittest.Fsck(t, dir)
+}
