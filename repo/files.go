@@ -647,7 +647,7 @@ func removeFile(p Path, expect FileState, restoring bool) (removed bool, err err
 	}
 	CrashPoint("moved-aside")
 	if why := provenUnchanged(d, aside, old, checked, expect, leased); why != "" {
-		if err := renameNoReplace(d, aside, name); err != nil {
+		if err := moveBack(d, aside, name); err != nil {
 			return true, fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, keepAside(d, aside, name)))
 		}
 		return false, changedError(p.Rel, why)
@@ -874,8 +874,23 @@ func keepOwner(f *os.File, rel string, want fileInfo) error {
 // a power cut, a temporary from before the journal). A directory is listed
 // once per process (staleTemps), so that writing N files into one
 // directory costs one listing, not N.
+//
+// While name itself is absent, a temporary may be the file itself, moved
+// aside by a deletion or a swap without exchange just before a power cut
+// that lost the journal's line: then each is kept (keepAside), never
+// deleted.
 func removeStaleTemps(d *workDir, name string) {
-	for _, n := range staleTemps.of(d, name) {
+	temps := staleTemps.of(d, name)
+	if len(temps) == 0 {
+		return
+	}
+	_, err := lstatAt(d, name)
+	absent := isNotExist(err)
+	for _, n := range temps {
+		if absent {
+			keepAside(d, n, name)
+			continue
+		}
 		unlinkAt(d, n)
 	}
 }

@@ -155,6 +155,17 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 	if err != nil || rel == "." {
 		return Path{}, &topDirError{arg}
 	}
+	// Spelled first, so that every check below sees the path git-edit
+	// will act on and record (a bad setting is reported by the
+	// operation, which reads it too).
+	if c, err := r.Checkout(); err == nil {
+		if goos != "darwin" {
+			c.PrecomposeUnicode = false // git honours it only on macOS
+		}
+		if spelled := gitSpelling(r.Top, filepath.ToSlash(rel), c); spelled != filepath.ToSlash(rel) {
+			rel, real = filepath.FromSlash(spelled), filepath.Join(r.Top, filepath.FromSlash(spelled))
+		}
+	}
 	parts := strings.Split(rel, string(filepath.Separator))
 	for i, part := range parts {
 		if strings.EqualFold(part, ".git") {
@@ -175,12 +186,6 @@ func (r *Repo) resolve(root, dir, arg string, recorded bool) (Path, error) {
 	}
 	if err := checkPathNames(arg, slashRel, windows); err != nil {
 		return Path{}, err
-	}
-	// A bad setting is reported by the operation, which reads it too.
-	if c, err := r.Checkout(); err == nil {
-		if spelled := gitSpelling(r.Top, slashRel, c); spelled != slashRel {
-			slashRel, real = spelled, filepath.Join(r.Top, filepath.FromSlash(spelled))
-		}
 	}
 	if reached, gitDir := r.gitDirOnPath(slashRel); reached != "" {
 		return Path{}, fmt.Errorf("%w: %s is inside the git directory (%s is %s under another name: the file system ignores case, or a link above the worktree leads there); git-edit never writes there", ErrPathRefused, arg, reached, gitDir)

@@ -19,10 +19,9 @@ var pauseHook atomic.Pointer[func(point, path string)]
 // the swap or removal comes next; a program opening the file for writing
 // now waits until git-edit is done with it, and breaks the lease), and
 // "files-written" (the ref moves next). The swap without exchange
-// (swapAside) pauses at "aside" (the file is moved aside and proven; the
-// name is absent until the new file is renamed in next) and "swapped-in"
-// (the new file is at the name; the file moved aside is proven once more
-// next). A rename without replacing done by link and unlink pauses at
+// (swapAside) pauses at "aside" (the file is moved aside; the name is
+// absent until the new file is renamed in next) and "swapped-in" (the new
+// file is at the name; the file moved aside is proven next). A rename without replacing done by link and unlink pauses at
 // "linked" (both names are the file; the old name is unlinked next).
 // Putting files back after a failure has no pause points.
 // After an operation whose pack was released, the roll-up of git-edit's

@@ -126,10 +126,28 @@ func keepNewcomer(d *workDir, p Path, dir, aside, name string) error {
 // ErrRestoreFailed naming where its bytes are kept when name was taken
 // meanwhile.
 func putAsideBack(d *workDir, p Path, dir, aside, name, why string) error {
-	if err := renameNoReplace(d, aside, name); err != nil {
+	if err := moveBack(d, aside, name); err != nil {
 		return fmt.Errorf("%w: %s: %w (its bytes are kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, keepAside(d, aside, name)))
 	}
 	return changedError(p.Rel, why)
+}
+
+// moveBack renames aside (moved away from name by git-edit) back to name
+// without replacing anything. Where renameNoReplace links and unlinks
+// (FreeBSD, NFS), a directory (put in place of the file after the check,
+// and moved aside with it) cannot be linked: it goes back by a plain
+// rename, and only while nothing is at name, so nothing is replaced.
+func moveBack(d *workDir, aside, name string) error {
+	err := renameNoReplace(d, aside, name)
+	if err == nil || isExist(err) {
+		return err
+	}
+	if fi, lerr := lstatAt(d, aside); lerr == nil && fi.mode.IsDir() {
+		if _, nerr := lstatAt(d, name); isNotExist(nerr) {
+			return renameAt(d, aside, name)
+		}
+	}
+	return err
 }
 
 // swapBack undoes swapAside's renames after its last proof failed (why):
@@ -137,12 +155,14 @@ func putAsideBack(d *workDir, p Path, dir, aside, name, why string) error {
 // name. Each rename moves whichever file is there, so each is checked: a
 // file that is not ours at name (saved over it meanwhile) is put back
 // and the one at aside kept; a name taken meanwhile keeps both. ours is
-// kept too when a program opened it for writing (mine's lease broke).
+// kept too when a program opened it for writing (mine's lease broke) or,
+// without leases, wrote to it (its size or mtime changed).
 func swapBack(d *workDir, p Path, dir, tmp, aside, name string, mine *os.File, ours fileInfo, why string) error {
 	if err := renameAt(d, name, tmp); err != nil {
 		return fmt.Errorf("%w: %s: %w (the version git-edit read is kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, keepAside(d, aside, name)))
 	}
-	if now, err := lstatAt(d, tmp); err != nil || !now.same(ours) {
+	now, err := lstatAt(d, tmp)
+	if err != nil || !now.same(ours) {
 		// Not ours: another program's file, saved at name after ours.
 		theirs := ""
 		if renameNoReplace(d, tmp, name) != nil {
@@ -150,8 +170,10 @@ func swapBack(d *workDir, p Path, dir, tmp, aside, name string, mine *os.File, o
 		}
 		return fmt.Errorf("%w; and it was replaced again right after (the version git-edit read is kept as %s%s)", changedError(p.Rel, why), path.Join(dir, keepAside(d, aside, name)), theirs)
 	}
-	err := putAsideBack(d, p, dir, aside, name, why)
-	if mine != nil && leaseBroken(mine) {
+	err = putAsideBack(d, p, dir, aside, name, why)
+	// Without leases a program that opened the name after ours was in
+	// (a shell's next `>>`) may have written to ours: its bytes are kept.
+	if (mine != nil && leaseBroken(mine)) || now.size != ours.size || now.mtime != ours.mtime {
 		return fmt.Errorf("%w (the edit's version, opened for writing by another program meanwhile, is kept as %s)", err, path.Join(dir, keepAside(d, tmp, name)))
 	}
 	unlinkAt(d, tmp)

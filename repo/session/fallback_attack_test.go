@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,4 +183,106 @@ func TestAttackEditorSaveWhileDeletingByLinkIsKept(t *testing.T) {
 		t.Fatalf("git status:\n%s\nwant only the deletion", st)
 	}
 	gittest.Fsck(t, dir)
+}
+
+// TestAttackShellAppendsToTheNewFileDuringSwapBackAreKept: without read
+// leases, a shell's `>>` lands in the file moved aside (so the last proof
+// fails and the swap is undone) and its next `>>`, opened at the name once
+// git-edit's new file is there, lands in git-edit's file: undoing the swap
+// must keep that line (the review found it deleted with git-edit's file).
+func TestAttackShellAppendsToTheNewFileDuringSwapBackAreKept(t *testing.T) {
+	defer repo.SetNoExchange(true)()
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+	if caps, err := repo.Capabilities(dir); err != nil {
+		t.Fatal(err)
+	} else if caps.Leases {
+		// With leases the second open would wait for git-edit's lease on
+		// its own file (TestAttackWriterOpeningDuringTheSwapIsKept).
+		t.Skip("read leases hold the second writer off here; the case is the one without leases (-tags gitedit_portable)")
+	}
+	r, s := open(t, dir, "s")
+	file := filepath.Join(dir, "f.txt")
+	var aside string
+	appended := 0
+	restore := repo.SetPauseHook(func(at, _ string) {
+		switch {
+		case at == "aside" && appended == 0:
+			names, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-*"))
+			for _, n := range names {
+				if b, _ := os.ReadFile(n); string(b) == "one\ntwo\n" {
+					aside = n
+				}
+			}
+			f, err := os.OpenFile(aside, os.O_WRONLY|os.O_APPEND, 0) // a handle opened before the swap
+			must(t, err)
+			_, err = f.WriteString("first\n")
+			must(t, err)
+			must(t, f.Close())
+			appended++
+		case at == "swapped-in" && appended == 1:
+			f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644) // the next `>>`
+			must(t, err)
+			_, err = f.WriteString("second\n")
+			must(t, err)
+			must(t, f.Close())
+			appended++
+		}
+	})
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", false))
+	restore()
+	if appended != 2 {
+		t.Fatalf("appended %d times, want 2 (aside %q)", appended, aside)
+	}
+	var all strings.Builder
+	all.WriteString(gittest.ReadFile(t, dir, "f.txt"))
+	kept, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-kept-*"))
+	for _, k := range kept {
+		b, _ := os.ReadFile(k)
+		all.Write(b)
+	}
+	for _, line := range []string{"first\n", "second\n"} {
+		if strings.Count(all.String(), line) != 1 {
+			t.Errorf("%q is not once in f.txt and the kept files (%q; edit: %v)", line, all.String(), err)
+		}
+	}
+	gittest.Fsck(t, dir)
+}
+
+// TestAttackDirectoryInPlaceOfTheFileGoesBack: a directory put in place of
+// the file between git-edit's check and its move aside is moved aside with
+// it; the proof fails and the directory must go back to the name, also
+// where renameNoReplace links and unlinks (a directory cannot be linked),
+// never left hidden under a temporary name.
+func TestAttackDirectoryInPlaceOfTheFileGoesBack(t *testing.T) {
+	for _, del := range []bool{false, true} {
+		t.Run(fmt.Sprintf("delete=%v", del), func(t *testing.T) {
+			defer repo.SetNoExchange(true)()
+			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+			r, s := open(t, dir, "s")
+			file := filepath.Join(dir, "f.txt")
+			swapped := false
+			restore := repo.SetPauseHook(func(at, _ string) {
+				if at == "leased" && !swapped {
+					swapped = true
+					must(t, os.Rename(file, filepath.Join(dir, "saved.txt")))
+					must(t, os.Mkdir(file, 0o755))
+					must(t, os.WriteFile(filepath.Join(file, "inside"), []byte("keep\n"), 0o644))
+				}
+			})
+			_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", del))
+			restore()
+			if !swapped {
+				t.Fatal("never paused at \"leased\"")
+			}
+			if err == nil {
+				t.Fatal("the edit succeeded with a directory at f.txt")
+			}
+			if b, rerr := os.ReadFile(filepath.Join(file, "inside")); rerr != nil || string(b) != "keep\n" {
+				t.Fatalf("f.txt/inside = %q, %v after %v; want the directory back at its name", b, rerr, err)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-*")); len(left) != 0 {
+				t.Fatalf("left beside f.txt: %q (edit: %v)", left, err)
+			}
+		})
+	}
 }

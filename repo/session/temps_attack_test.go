@@ -69,3 +69,30 @@ func TestAttackKilledEditsTemporaryIsCleared(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackFileMovedAsideBeforeAPowerCutIsKept: a power cut right after a
+// deletion or a swap without exchange moved f.txt aside, before the
+// journal's line reached the disk, leaves the person's only copy under a
+// temporary name with no note of it. A later edit that creates f.txt must
+// keep that copy (as `.f.txt.git-edit-kept-…`), never delete it as a
+// stale temporary (the review found it deleted).
+func TestAttackFileMovedAsideBeforeAPowerCutIsKept(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"other.txt": "o\n"})
+	must(t, os.WriteFile(filepath.Join(dir, ".f.txt.git-edit-0123456789ab"), []byte("the person's only copy\n"), 0o644))
+	r, s := open(t, dir, "s")
+	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
+		setContent("test.set", map[string]string{"f.txt": "new\n"})); err != nil {
+		t.Fatal(err)
+	}
+	kept, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-kept-*"))
+	if len(kept) != 1 {
+		left, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-*"))
+		t.Fatalf("beside f.txt: %q, want the copy kept", left)
+	}
+	if b, _ := os.ReadFile(kept[0]); string(b) != "the person's only copy\n" {
+		t.Fatalf("%s = %q", kept[0], b)
+	}
+	if got := gittest.ReadFile(t, dir, "f.txt"); got != "new\n" {
+		t.Fatalf("f.txt = %q", got)
+	}
+}
