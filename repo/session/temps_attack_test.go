@@ -73,16 +73,25 @@ func TestAttackKilledEditsTemporaryIsCleared(t *testing.T) {
 // TestAttackFileMovedAsideBeforeAPowerCutIsKept: a power cut right after a
 // deletion or a swap without exchange moved f.txt aside, before the
 // journal's line reached the disk, leaves the person's only copy under a
-// temporary name with no note of it. A later edit that creates f.txt must
+// temporary name with no note of it. A later edit that creates f.txt (in a
+// new process, as after a power cut: this test binary, run again) must
 // keep that copy (as `.f.txt.git-edit-kept-…`), never delete it as a
 // stale temporary (the review found it deleted).
 func TestAttackFileMovedAsideBeforeAPowerCutIsKept(t *testing.T) {
+	if dir := os.Getenv("GIT_EDIT_TEST_AFTER_POWER_CUT"); dir != "" {
+		r, s := open(t, dir, "s")
+		if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
+			setContent("test.set", map[string]string{"f.txt": "new\n"})); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	dir := gittest.NewWithCommit(t, map[string]string{"other.txt": "o\n"})
 	must(t, os.WriteFile(filepath.Join(dir, ".f.txt.git-edit-0123456789ab"), []byte("the person's only copy\n"), 0o644))
-	r, s := open(t, dir, "s")
-	if _, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside,
-		setContent("test.set", map[string]string{"f.txt": "new\n"})); err != nil {
-		t.Fatal(err)
+	child := exec.Command(os.Args[0], "-test.run=^TestAttackFileMovedAsideBeforeAPowerCutIsKept$", "-test.count=1")
+	child.Env = append(os.Environ(), "GIT_EDIT_TEST_AFTER_POWER_CUT="+dir)
+	if out, err := child.CombinedOutput(); err != nil {
+		t.Fatalf("the edit after the power cut: %v\n%s", err, out)
 	}
 	kept, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-kept-*"))
 	if len(kept) != 1 {
