@@ -124,7 +124,7 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 		if err != nil {
 			return session.Plan{}, err
 		}
-		plan := session.Plan{Subject: planned.Subject, Meta: session.Meta{Op: session.OpEdit, Tool: req.Tool}}
+		plan := session.Plan{Subject: planned.Subject, Meta: session.Meta{Op: session.OpEdit, Tool: req.Tool, Matched: planned.Matched}}
 		for _, c := range planned.Changes {
 			if c.Delete {
 				if err := w.refuseLinkDelete(req.Paths, paths, c.ID); err != nil {

@@ -193,6 +193,11 @@ type Plan struct {
 	Changes []Change
 	// Subject is the commit's subject line; "" lets the session word it.
 	Subject string
+	// Matched says, for each place the plan's text was matched other
+	// than byte for byte (the match package's ladder), the stage and what
+	// it forgave: "indentation: a missing leading space on 3 lines". Each
+	// becomes an Edit-Match trailer of the commit.
+	Matched []string
 }
 
 // Change is the new state of one file, by its File.ID: spans over its

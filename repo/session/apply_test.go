@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -395,7 +396,11 @@ func TestMetaRoundTrip(t *testing.T) {
 	h2 := plumbing.NewHash("2222222222222222222222222222222222222222")
 	m.Prev = map[string]plumbing.Hash{"with space.go": h1, "new\nline.go": h2}
 	m.Undoes = h2
+	m.Matched = []string{"indentation: a missing leading space on 3 lines", "similarity: line 4 differs\nin two words"}
 	got, ok := session.ParseMeta(m.Message("subject"))
+	if want := []string{m.Matched[0], "similarity: line 4 differs in two words"}; !slices.Equal(got.Matched, want) {
+		t.Fatalf("Edit-Match round trip: %q, want %q", got.Matched, want)
+	}
 	if !ok || got.Op != m.Op || got.Tool != m.Tool || got.Session != m.Session || got.Undoes != h2 ||
 		strings.Join(got.Paths, "|") != strings.Join(m.Paths, "|") ||
 		len(got.Prev) != 2 || got.Prev["with space.go"] != h1 || got.Prev["new\nline.go"] != h2 {

@@ -49,6 +49,7 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 //	Edit-Stat: 3 1 src/main.go
 //	Edit-Turn: 7
 //	Edit-Checkpoint: before-refactor
+//	Edit-Match: indentation: a missing leading space on 3 lines
 //	Edit-Seq: 12 9
 //
 // Edit-Path names every path the commit changed. Edit-Prev names, per path,
@@ -112,6 +113,11 @@ type Meta struct {
 	// before the trailer existed; Session.commit fills all three in.
 	Seq, Edits int
 	Counted    bool
+	// Matched says, per place an edit's text was matched at other than
+	// byte for byte, which stage of the matching ladder matched and what
+	// it forgave (Edit-Match: "indentation: a missing leading space on 3
+	// lines"), so that `git log` shows what git-edit forgave the agent.
+	Matched []string
 
 	// paths holds Paths as a set, for Touches, when ParseMeta read many
 	// (a record after a formatter names thousands, and callers ask of
@@ -269,6 +275,9 @@ func (m Meta) MessageWithBody(subject, body string) string {
 	if m.Checkpoint != "" {
 		fmt.Fprintf(&b, "Edit-Checkpoint: %s\n", repo.OneLine(m.Checkpoint))
 	}
+	for _, how := range m.Matched {
+		fmt.Fprintf(&b, "Edit-Match: %s\n", repo.OneLine(how))
+	}
 	if m.Counted {
 		fmt.Fprintf(&b, "Edit-Seq: %d %d\n", m.Seq, m.Edits)
 	}
@@ -328,6 +337,8 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			m.Turn = val
 		case "Edit-Checkpoint":
 			m.Checkpoint = val
+		case "Edit-Match":
+			m.Matched = append(m.Matched, val)
 		case "Edit-Seq":
 			m.Seq, m.Edits, m.Counted = parseSeq(val)
 		case "Edit-Stat":
@@ -368,6 +379,9 @@ func (m Meta) size() int {
 	n := len(m.Op) + len(m.Tool) + len(m.Session) + len(m.RollbackTo) + len(m.Turn) + len(m.Checkpoint)
 	for _, p := range m.Paths {
 		n += 2*len(p) + 64 // the path, its Prev and Stat entries, and the set
+	}
+	for _, how := range m.Matched {
+		n += len(how) + 16
 	}
 	return n + 64*(len(m.AlsoUndoes)+len(m.Raw)+len(m.RawBefore)+len(m.SparseBefore))
 }

@@ -1,0 +1,166 @@
+// Package match is the matching ladder every string dialect uses to find
+// the text an agent quoted (text_editor's str_replace, Edit and MultiEdit,
+// code_edit's SEARCH blocks, apply_patch's hunks).
+//
+// Agents copy text imperfectly: trailing spaces dropped, indentation off,
+// curly quotes for straight ones, `\n` escaped twice, a line skipped. Find
+// climbs a fixed ladder of stages, the cheapest and safest first; the first
+// stage that finds the needle wins, and every place it finds there is
+// reported, so a caller refuses an ambiguous match with every candidate's
+// line instead of silently taking the first. A dialect enables only the
+// stages that are safe for it (Stages).
+//
+// Nothing here touches the disk: every function is pure over bytes, never
+// modifies its inputs, and never panics on any input.
+package match
+
+import (
+	"errors"
+
+	"github.com/git-edit/git-edit/ops/text"
+)
+
+// Stage is one rung of the ladder. The constants are in ladder order: Find
+// tries them in that order.
+type Stage int
+
+const (
+	// Exact: byte for byte, except that in a CRLF file a needle written
+	// with "\n" matches "\r\n" (text.FindExact).
+	Exact Stage = iota
+	// TrailingSpace: spaces and tabs at the end of each line ignored.
+	TrailingSpace
+	// Unicode: text equal after Unicode normalization (NFC) with
+	// typographic punctuation (curly quotes, dashes, non-breaking and other
+	// Unicode spaces) read as ASCII.
+	Unicode
+	// Indentation: each line's leading whitespace ignored (one offset for
+	// the block, or a different one per line, or a 2-space block in a
+	// 4-space file); the replacement is re-indented the same way.
+	Indentation
+	// InnerSpace: runs of spaces and tabs inside a line read as one space.
+	InnerSpace
+	// Escapes: a needle escaped once too often (`\n`, `\t`, `\"`, `\'`,
+	// `\\` sent where the file has a newline, a tab, a quote, a
+	// backslash); the replacement is unescaped the same way.
+	Escapes
+	// Similar: a block of lines similar to the needle's (a typo, a line
+	// skipped or added), its first and last lines equal as anchors, above
+	// SimilarityThreshold.
+	Similar
+
+	numStages
+)
+
+// SimilarityThreshold is the least similarity (0 to 1) the Similar stage
+// accepts a block at. Below it nothing matches.
+const SimilarityThreshold = 0.9
+
+var stageNames = [numStages]string{
+	Exact:         "exact",
+	TrailingSpace: "trailing whitespace",
+	Unicode:       "unicode",
+	Indentation:   "indentation",
+	InnerSpace:    "inner whitespace",
+	Escapes:       "escapes",
+	Similar:       "similarity",
+}
+
+// String is the stage's name as results and commit trailers give it.
+func (s Stage) String() string {
+	if s < 0 || s >= numStages {
+		return "unknown"
+	}
+	return stageNames[s]
+}
+
+// Stages is a set of stages: the ones a dialect enables.
+type Stages uint
+
+// Of is the set of the stages given. Exact is always tried, in or out.
+func Of(s ...Stage) Stages {
+	var set Stages
+	for _, st := range s {
+		set |= 1 << st
+	}
+	return set
+}
+
+// All enables every stage.
+const All Stages = 1<<numStages - 1
+
+// Has reports whether s enables st.
+func (s Stages) Has(st Stage) bool { return s&(1<<st) != 0 }
+
+// ErrNotFound: the needle matched nowhere at any enabled stage.
+var ErrNotFound = errors.New("text not found")
+
+// ErrEmpty: an empty needle, which matches nowhere.
+var ErrEmpty = errors.New("empty text to find")
+
+// Place is one place where a needle matched.
+type Place struct {
+	// Start and End are the bytes of content matched: content[Start:End]
+	// is what a replacement replaces.
+	Start, End int
+	// Line and EndLine are the first and last lines matched (1-based).
+	Line, EndLine int
+	// Forgave says what this place differs from the needle in, for the
+	// agent ("a missing leading space on 3 lines"); "" at Exact.
+	Forgave string
+	// Score is the place's similarity (1 except at Similar).
+	Score float64
+
+	adapt func(replacement string) string
+}
+
+// Match is what Find found.
+type Match struct {
+	// Stage is the stage that matched.
+	Stage Stage
+	// Places are every place the needle matched at Stage, in file order;
+	// places may overlap (in "aaa", "aa" matches at 0 and 1).
+	Places []Place
+}
+
+// Unique reports whether the needle matched exactly one place.
+func (m *Match) Unique() bool { return len(m.Places) == 1 }
+
+// Replacement returns replacement adapted to place i the way the needle
+// was matched there: re-indented as the indentation was forgiven, unescaped
+// as the needle was, and with each replacement line that repeats a needle
+// line given as that line is in the file (so characters forgiven on an
+// unchanged line are kept as the file has them). At Exact it is
+// replacement with its lone "\n" written as the file's line ending.
+func (m *Match) Replacement(i int, replacement string) string {
+	if i < 0 || i >= len(m.Places) || m.Places[i].adapt == nil {
+		return replacement
+	}
+	return m.Places[i].adapt(replacement)
+}
+
+// Find climbs the ladder for needle in content: Exact first, then each
+// stage enabled in stages, in ladder order. It returns the places of the
+// first stage that matches anywhere, or ErrNotFound (ErrEmpty for an
+// empty needle). When Exact matches, it costs one text.FindExactSeq.
+func Find(content []byte, needle string, stages Stages) (*Match, error) {
+	if needle == "" {
+		return nil, ErrEmpty
+	}
+	offs, matched, _ := text.FindExactSeq(content, needle)
+	eol := text.DetectEOL(content)
+	var places []Place
+	var lines *text.LineIndex
+	for off := range offs {
+		if lines == nil {
+			lines = text.NewLineIndex(content)
+		}
+		end := off + len(matched)
+		places = append(places, Place{Start: off, End: end, Line: lines.LineAt(off), EndLine: lines.LineAt(max(off, end-1)), Score: 1,
+			adapt: func(r string) string { return text.ToEOL(r, eol) }})
+	}
+	if places != nil {
+		return &Match{Stage: Exact, Places: places}, nil
+	}
+	return nil, ErrNotFound
+}
