@@ -20,6 +20,9 @@ var (
 	ErrSamePath = errors.New("one file in two operations")
 	// ErrNoMatch: a hunk's lines, or its "@@" header, are not in the file.
 	ErrNoMatch = errors.New("hunk does not match")
+	// ErrOverlap: a hunk found before the previous hunk's lines (hunks out
+	// of file order) overlaps a hunk already placed.
+	ErrOverlap = errors.New("hunks overlap")
 	// ErrFileNotFound: an Update or Delete names a file that does not exist.
 	ErrFileNotFound = dialect.ErrFileNotFound
 	// ErrFileExists: an Add or a Move to names a file that already exists.

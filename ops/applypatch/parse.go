@@ -2,6 +2,7 @@ package applypatch
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -54,23 +55,25 @@ type patchLine struct {
 // followed by what to do, with PatchLine set where a line is to blame.
 func Parse(input string) (Patch, error) {
 	lines := splitPatchLines(input)
-	body, err := patchBody(lines)
+	var p Patch
+	body, unified, err := patchBody(lines, &p.Lenient)
 	if err != nil {
 		return Patch{}, err
 	}
-	var p Patch
+	r := &reader{unified: unified}
 	for i := 0; i < len(body); {
 		if strings.TrimSpace(body[i].text) == "" {
 			i++
 			continue
 		}
-		op, n, err := parseFileOp(body[i:], p.Files)
+		op, n, err := r.parseFileOp(body[i:], p.Files)
 		if err != nil {
 			return Patch{}, err
 		}
 		p.Files = append(p.Files, op)
 		i += n
 	}
+	p.Lenient = append(p.Lenient, r.lenient()...)
 	if len(p.Files) == 0 {
 		return Patch{}, &Failure{Err: ErrInvalidPatch, Message: "No files were modified. The patch has no '*** Add File', '*** Delete File' or '*** Update File' section; put at least one between '*** Begin Patch' and '*** End Patch'."}
 	}
@@ -103,15 +106,84 @@ func splitPatchLines(text string) []patchLine {
 
 // patchBody checks the Begin and End markers (inside a heredoc wrapper if
 // there is one, as Codex's lenient mode) and returns the lines between.
-func patchBody(lines []patchLine) ([]patchLine, error) {
-	body, err := between(lines)
+//
+// Where Codex would refuse, it also unwraps the shell forms models write
+// the patch in (leading "bash -lc" lines, `cat <<'EOF'`, `apply_patch
+// <<"EOF"`, any delimiter word, a closing quote after it) and reads a
+// plain unified diff ("--- a/x", "+++ b/x", "@@ -a,b +c,d @@", "diff
+// --git" headers) without the markers: unified is true then, and lenient
+// gets a phrase for each.
+func patchBody(lines []patchLine, lenient *[]string) (body []patchLine, unified bool, err error) {
+	body, err = between(lines)
 	if err == nil {
-		return body, nil
+		return body, false, nil
 	}
 	if len(lines) >= 4 && contains(heredocStarts, lines[0].text) && strings.HasSuffix(lines[len(lines)-1].text, "EOF") {
-		return between(lines[1 : len(lines)-1])
+		// Codex's own heredoc forms: its refusal of what is inside wins.
+		if body, err = between(lines[1 : len(lines)-1]); err == nil {
+			return body, false, nil
+		}
 	}
-	return nil, err
+	inner, wrapped := unwrapShell(lines)
+	if wrapped {
+		if body, err2 := between(inner); err2 == nil {
+			*lenient = append(*lenient, "the patch was unwrapped from its shell command and heredoc")
+			return body, false, nil
+		}
+	}
+	if looksUnified(inner) {
+		if wrapped {
+			*lenient = append(*lenient, "the patch was unwrapped from its shell command and heredoc")
+		}
+		*lenient = append(*lenient, "the patch was read as a unified diff (---/+++/@@ -a,b +c,d @@) and its '@@' line numbers ignored, each hunk searched for after the previous one as in an apply_patch patch")
+		return inner, true, nil
+	}
+	return nil, false, err
+}
+
+var (
+	// shellLine is a line that only starts a shell command whose argument
+	// follows: "bash -lc", `sh -c '`.
+	shellLine = regexp.MustCompile(`^\s*(?:ba|z|da)?sh\s+-[a-z]*c\s*['"]?\s*$`)
+	// heredocOpen is a heredoc's first line: anything (a command, such as
+	// "cat" or "apply_patch", maybe after "bash -lc '"), then <<WORD,
+	// <<'WORD' or <<"WORD" with matching quotes, and nothing after.
+	heredocOpen = regexp.MustCompile(`^[^*]*?<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))\s*$`)
+)
+
+// unwrapShell returns the lines inside a shell heredoc wrapper, after any
+// leading shell command lines, and true; or lines and false when there is
+// no such wrapper (its last line must be the delimiter, maybe followed by
+// the quote or parenthesis that closes the command).
+func unwrapShell(lines []patchLine) ([]patchLine, bool) {
+	i := 0
+	for i < len(lines) && i < 2 && shellLine.MatchString(lines[i].text) {
+		i++
+	}
+	if i >= len(lines) {
+		return lines, false
+	}
+	m := heredocOpen.FindStringSubmatch(lines[i].text)
+	if m == nil || len(lines)-i < 3 {
+		return lines, false
+	}
+	delim := m[1] + m[2] + m[3]
+	last := strings.TrimRight(strings.TrimSpace(lines[len(lines)-1].text), `'")`)
+	if strings.TrimSpace(last) != delim {
+		return lines, false
+	}
+	return lines[i+1 : len(lines)-1], true
+}
+
+// looksUnified reports whether lines hold a unified diff: a "--- " line
+// followed by a "+++ " line, then a "@@ -" line.
+func looksUnified(lines []patchLine) bool {
+	for i := 0; i+2 < len(lines); i++ {
+		if strings.HasPrefix(lines[i].text, "--- ") && strings.HasPrefix(lines[i+1].text, "+++ ") && strings.HasPrefix(lines[i+2].text, "@@ -") {
+			return true
+		}
+	}
+	return false
 }
 
 // between returns the lines between a first "*** Begin Patch" and a last
@@ -126,13 +198,38 @@ func between(lines []patchLine) ([]patchLine, error) {
 	return lines[1 : len(lines)-1], nil
 }
 
+// reader is one Parse's state: whether the patch is a unified diff, and
+// what was read more loosely than Codex's grammar, for Patch.Lenient.
+type reader struct {
+	unified  bool
+	noSpace  int // "@@header" lines read as "@@ header"
+	numbered int // "@@ -a,b +c,d @@" lines in an apply_patch patch
+	diffs    bool // unified diff file headers inside an apply_patch patch
+}
+
+// lenient is what r read loosely, one phrase each.
+func (r *reader) lenient() []string {
+	var out []string
+	if r.diffs {
+		out = append(out, "its unified diff file headers ('--- a/x', '+++ b/x') were read as '*** Update File' (or Add, Delete) sections")
+	}
+	if r.noSpace > 0 {
+		out = append(out, fmt.Sprintf("'@@' without a space before its header on %s was read as '@@ header'", plural(r.noSpace, "line")))
+	}
+	if r.numbered > 0 {
+		out = append(out, fmt.Sprintf("the unified diff line numbers of %s ('@@ -a,b +c,d @@') were ignored, each hunk searched for after the previous one", plural(r.numbered, "'@@' line")))
+	}
+	return out
+}
+
 // parseFileOp reads the file operation starting at lines[0] (not blank)
 // and returns it with the number of lines it took. done are the
 // operations before it, for a hint when an Add's content lost its "+".
-func parseFileOp(lines []patchLine, done []FileOp) (FileOp, int, error) {
+func (r *reader) parseFileOp(lines []patchLine, done []FileOp) (FileOp, int, error) {
 	head := strings.TrimSpace(lines[0].text)
 	num := lines[0].num
 	var op FileOp
+	n := 1
 	switch {
 	case strings.HasPrefix(head, addMarker) || head == strings.TrimSpace(addMarker):
 		op = FileOp{Kind: Add, Line: num}
@@ -140,6 +237,17 @@ func parseFileOp(lines []patchLine, done []FileOp) (FileOp, int, error) {
 		op = FileOp{Kind: Delete, Line: num}
 	case strings.HasPrefix(head, updateMarker) || head == strings.TrimSpace(updateMarker):
 		op = FileOp{Kind: Update, Line: num}
+	case unifiedStart(lines):
+		// A unified diff's file header, where Codex would refuse.
+		var err error
+		if op, n, err = unifiedHeader(lines); err != nil {
+			return FileOp{}, 0, err
+		}
+		if !r.unified {
+			r.unified = true
+			r.diffs = true
+		}
+		return r.parseBody(op, lines, n)
 	default:
 		hint := ""
 		if len(done) > 0 && done[len(done)-1].Kind == Add {
@@ -155,7 +263,6 @@ func parseFileOp(lines []patchLine, done []FileOp) (FileOp, int, error) {
 		return FileOp{}, 0, invalidHunk(num, "'%s' has no path. Write the file's path after it, such as '%s src/app.py'.", marker, marker)
 	}
 
-	n := 1
 	switch op.Kind {
 	case Add:
 		op.Lines = []string{}
@@ -173,31 +280,139 @@ func parseFileOp(lines []patchLine, done []FileOp) (FileOp, int, error) {
 				n++
 			}
 		}
-		for n < len(lines) {
-			if strings.TrimSpace(lines[n].text) == "" {
-				n++ // blank lines between hunks
-				continue
-			}
-			if strings.HasPrefix(lines[n].text, "*") {
-				break // the next file operation
-			}
-			h, used, err := parseHunk(lines[n:], len(op.Hunks) == 0)
-			if err != nil {
-				return FileOp{}, 0, err
-			}
-			op.Hunks = append(op.Hunks, h)
-			n += used
+		return r.parseBody(op, lines, n)
+	}
+	return op, n, nil
+}
+
+// parseBody reads the hunks of op (an Update; or, from a unified diff, an
+// Add or Delete) from lines[n:], and returns op with the lines used.
+func (r *reader) parseBody(op FileOp, lines []patchLine, n int) (FileOp, int, error) {
+	for n < len(lines) {
+		if strings.TrimSpace(lines[n].text) == "" {
+			n++ // blank lines between hunks
+			continue
 		}
+		if strings.HasPrefix(lines[n].text, "*") || r.unified && (unifiedStart(lines[n:]) || strings.HasPrefix(lines[n].text, "diff ")) {
+			break // the next file operation
+		}
+		h, used, err := r.parseHunk(lines[n:], len(op.Hunks) == 0)
+		if err != nil {
+			return FileOp{}, 0, err
+		}
+		op.Hunks = append(op.Hunks, h)
+		n += used
+	}
+	switch op.Kind {
+	case Add:
+		// A unified diff's new file: its hunks' added lines.
+		op.Lines = []string{}
+		for _, h := range op.Hunks {
+			for _, l := range h.Lines {
+				if l.Op != '+' {
+					return FileOp{}, 0, invalidHunk(op.Line, "the diff of new file '%s' (from /dev/null) has a context or removed line, '%c%s'. Every line of a new file's hunk starts with '+'.", op.Path, l.Op, l.Text)
+				}
+				op.Lines = append(op.Lines, l.Text)
+			}
+		}
+		op.Hunks = nil
+	case Delete:
+		op.Hunks = nil // a deleted file's removed lines are not checked
+	case Update:
 		if len(op.Hunks) == 0 && op.MoveTo == "" {
-			return FileOp{}, 0, invalidHunk(num, "Update file hunk for path '%s' is empty. Give at least one hunk: a '@@' line, then the lines, each starting with ' ' (context), '-' (removed) or '+' (added).", op.Path)
+			return FileOp{}, 0, invalidHunk(op.Line, "Update file hunk for path '%s' is empty. Give at least one hunk: a '@@' line, then the lines, each starting with ' ' (context), '-' (removed) or '+' (added).", op.Path)
 		}
 	}
 	return op, n, nil
 }
 
+// unifiedRange is a unified diff's hunk header: "@@ -a,b +c,d @@" and the
+// section text git puts after it.
+var unifiedRange = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@`)
+
+// unifiedStart reports whether lines start a unified diff's file: a "diff
+// --git" line, or a "--- " line followed by a "+++ " line.
+func unifiedStart(lines []patchLine) bool {
+	if strings.HasPrefix(lines[0].text, "diff --git ") {
+		return true
+	}
+	return len(lines) > 1 && strings.HasPrefix(lines[0].text, "--- ") && strings.HasPrefix(lines[1].text, "+++ ")
+}
+
+// unifiedHeader reads a unified diff's file header: an optional "diff
+// --git a/X b/Y" line and git's extended header lines ("new file mode",
+// "deleted file mode", "rename from", "rename to", "index", ...), then
+// "--- OLD" and "+++ NEW" (absent in git's diff of a pure rename or mode
+// change). /dev/null as OLD makes an Add, as NEW a Delete; a different
+// NEW an Update moving OLD to NEW. Paths lose a timestamp after a tab,
+// and git's "a/" and "b/" prefixes.
+func unifiedHeader(lines []patchLine) (FileOp, int, error) {
+	num := lines[0].num
+	n := 0
+	var oldPath, newPath, renameFrom, renameTo string
+	created, deleted := false, false
+	if strings.HasPrefix(lines[0].text, "diff --git ") {
+		if a, b, ok := strings.Cut(strings.TrimPrefix(lines[0].text, "diff --git "), " b/"); ok {
+			oldPath, newPath = a, "b/"+b
+		}
+		n++
+		for n < len(lines) && !strings.HasPrefix(lines[n].text, "--- ") && !strings.HasPrefix(lines[n].text, "diff ") && !strings.HasPrefix(lines[n].text, "@@") && !strings.HasPrefix(lines[n].text, "*") {
+			t := lines[n].text
+			switch {
+			case strings.HasPrefix(t, "new file mode"):
+				created = true
+			case strings.HasPrefix(t, "deleted file mode"):
+				deleted = true
+			case strings.HasPrefix(t, "rename from "):
+				renameFrom = strings.TrimPrefix(t, "rename from ")
+			case strings.HasPrefix(t, "rename to "):
+				renameTo = strings.TrimPrefix(t, "rename to ")
+			}
+			n++
+		}
+	}
+	if n+1 < len(lines) && strings.HasPrefix(lines[n].text, "--- ") && strings.HasPrefix(lines[n+1].text, "+++ ") {
+		oldPath, newPath = diffPath(lines[n].text[4:]), diffPath(lines[n+1].text[4:])
+		n += 2
+	}
+	if renameFrom != "" && renameTo != "" {
+		oldPath, newPath = "a/"+renameFrom, "b/"+renameTo
+	}
+	if strings.HasPrefix(oldPath, "a/") && (strings.HasPrefix(newPath, "b/") || newPath == "/dev/null") || oldPath == "/dev/null" && strings.HasPrefix(newPath, "b/") {
+		oldPath, newPath = strings.TrimPrefix(oldPath, "a/"), strings.TrimPrefix(newPath, "b/")
+	}
+	op := FileOp{Kind: Update, Path: oldPath, Line: num}
+	switch {
+	case oldPath == "/dev/null" || created:
+		op = FileOp{Kind: Add, Path: newPath, Line: num}
+	case newPath == "/dev/null" || deleted:
+		op = FileOp{Kind: Delete, Path: oldPath, Line: num}
+	case newPath != oldPath:
+		op.MoveTo = newPath
+	}
+	if op.Path == "" || op.Path == "/dev/null" {
+		return FileOp{}, 0, invalidHunk(num, "the unified diff's file header names no file. Give '--- a/PATH' and '+++ b/PATH' lines (or '--- /dev/null' for a new file, '+++ /dev/null' for a deleted one).")
+	}
+	return op, n, nil
+}
+
+// diffPath is a unified diff header's path: without the timestamp diff(1)
+// puts after a tab, and without surrounding space.
+func diffPath(s string) string {
+	s, _, _ = strings.Cut(s, "\t")
+	return strings.TrimSpace(s)
+}
+
 // parseHunk reads one hunk starting at lines[0] and returns it with the
 // number of lines it took. Only the first hunk of a file may omit "@@".
-func parseHunk(lines []patchLine, first bool) (Hunk, int, error) {
+//
+// Where Codex's grammar would refuse, it reads: "@@header" as "@@ header";
+// a unified diff's "@@ -a,b +c,d @@ ..." as a bare "@@" (the line numbers
+// ignored: hunks are searched for as always); a line starting with none of
+// ' ', '-', '+' (and not a marker: "@@", "***") as a context line whose
+// leading space was lost (counted in Hunk.Bare); and git's "\ No newline
+// at end of file" as nothing (the file's last line keeps its state).
+func (r *reader) parseHunk(lines []patchLine, first bool) (Hunk, int, error) {
 	var h Hunk
 	n := 0
 	var headers []string
@@ -205,12 +420,20 @@ func parseHunk(lines []patchLine, first bool) (Hunk, int, error) {
 		t := lines[n].text
 		if t == bareContextMarker {
 			headers = append(headers, "")
+		} else if unifiedRange.MatchString(t) {
+			if !r.unified {
+				r.numbered++
+			}
+			headers = append(headers, "")
 		} else if c, ok := strings.CutPrefix(t, contextMarker); ok {
 			// An "@@ " followed by nothing but whitespace is a bare "@@":
 			// searching for a blank line is never what was meant.
 			if strings.TrimSpace(c) == "" {
 				c = ""
 			}
+			headers = append(headers, c)
+		} else if c, ok := strings.CutPrefix(t, bareContextMarker); ok && !strings.HasPrefix(c, "@") {
+			r.noSpace++
 			headers = append(headers, c)
 		} else {
 			break
@@ -234,6 +457,7 @@ func parseHunk(lines []patchLine, first bool) (Hunk, int, error) {
 	}
 
 	start := n
+body:
 	for n < len(lines) {
 		t := lines[n].text
 		if strings.TrimSpace(t) == eofMarker {
@@ -251,14 +475,24 @@ func parseHunk(lines []patchLine, first bool) (Hunk, int, error) {
 		}
 		switch t[0] {
 		case ' ', '-', '+':
+			if r.unified && unifiedStart(lines[n:]) {
+				break body // the next file of a unified diff
+			}
 			h.Lines = append(h.Lines, Line{Op: t[0], Text: t[1:]})
 			n++
 			continue
 		}
-		if n == start {
-			return Hunk{}, 0, invalidHunk(lines[n].num, "Unexpected line found in update hunk: '%s'. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)", t)
+		if t == noNewline {
+			n++
+			continue
 		}
-		break
+		if strings.HasPrefix(t, bareContextMarker) || strings.HasPrefix(strings.TrimSpace(t), "***") || r.unified && strings.HasPrefix(t, "diff ") {
+			break // the next hunk or file operation
+		}
+		// A context line that lost its leading space.
+		h.Lines = append(h.Lines, Line{Op: ' ', Text: t})
+		h.Bare++
+		n++
 	}
 	if len(h.Lines) == 0 {
 		at := lines[len(lines)-1].num + 1
@@ -269,6 +503,9 @@ func parseHunk(lines []patchLine, first bool) (Hunk, int, error) {
 	}
 	return h, n, nil
 }
+
+// noNewline is the line diff and git put after a line that has no newline.
+const noNewline = "\\ No newline at end of file"
 
 // invalidHunk is Codex's "Invalid patch hunk on line N: ..." refusal.
 func invalidHunk(line int, format string, args ...any) *Failure {

@@ -76,9 +76,12 @@ func TestParseRefusals(t *testing.T) {
 		{"mismatched heredoc quotes", "<<\"EOF'\n*** Begin Patch\n*** Add File: a\n+x\n*** End Patch\nEOF", 1, "Invalid patch: The first line of the patch must be '*** Begin Patch'."},
 		{"empty update", "*** Begin Patch\n*** Update File: test.py\n*** End Patch", 2, "Invalid patch hunk on line 2: Update file hunk for path 'test.py' is empty."},
 		{"bad header", "*** Begin Patch\nbad\n*** End Patch", 2, "Invalid patch hunk on line 2: 'bad' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'." + fix},
-		{"unexpected line", "*** Begin Patch\n*** Update File: a\n@@\nbad\n*** End Patch", 4, "Invalid patch hunk on line 4: Unexpected line found in update hunk: 'bad'. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)" + fix},
+		// Issue 25: a line without a prefix inside a hunk is now a context
+		// line that lost its space (TestParseLenient); after "*** End of
+		// File" it still needs a new "@@".
+		{"line after End of File without @@", "*** Begin Patch\n*** Update File: a\n@@\n-x\n*** End of File\nbad\n*** End Patch", 6, "Invalid patch hunk on line 6: Expected update hunk to start with a @@ context marker, got: 'bad'."},
+		{"marker inside a hunk", "*** Begin Patch\n*** Update File: a\n@@\n*** Frob\n*** End Patch", 4, "Invalid patch hunk on line 4: Update hunk does not contain any lines."},
 		{"no lines after @@", "*** Begin Patch\n*** Update File: a\n@@\n*** End of File\n*** End Patch", 4, "Invalid patch hunk on line 4: Update hunk does not contain any lines."},
-		{"second hunk without @@", "*** Begin Patch\n*** Update File: a\n@@\n-x\n\ty\n*** End Patch", 5, "Invalid patch hunk on line 5: Expected update hunk to start with a @@ context marker, got: '\ty'."},
 		{"empty path", "*** Begin Patch\n*** Delete File: \n*** End Patch", 2, "Invalid patch hunk on line 2: '*** Delete File:' has no path."},
 		{"empty move path", "*** Begin Patch\n*** Update File: a\n*** Move to:\n@@\n-x\n*** End Patch", 3, "Invalid patch hunk on line 3: '*** Move to:' has no path."},
 		{"two patches", "*** Begin Patch\n*** Delete File: a\n*** End Patch\n*** Begin Patch\n*** Delete File: b\n*** End Patch", 3, "Invalid patch hunk on line 3: '*** End Patch' is not a valid hunk header."},

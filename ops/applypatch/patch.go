@@ -32,6 +32,10 @@ func (k Kind) String() string {
 // Patch is a parsed patch: its file operations in patch order.
 type Patch struct {
 	Files []FileOp
+	// Lenient says, one sentence each, how the patch was read more loosely
+	// than Codex's grammar allows (a shell wrapper, a unified diff, "@@"
+	// without its space); none for a patch Codex reads as it is.
+	Lenient []string
 }
 
 // FileOp is one file operation.
@@ -66,6 +70,9 @@ type Hunk struct {
 	// EndOfFile: "*** End of File" followed the hunk, so its lines must be
 	// the last lines of the file.
 	EndOfFile bool
+	// Bare counts the context lines written without their leading space
+	// (Codex refuses them; they are read as context and the result says so).
+	Bare int
 }
 
 // Line is one line of a hunk.

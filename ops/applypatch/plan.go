@@ -50,6 +50,9 @@ func Plan(p Patch, files map[string]File) ([]Change, Summary, error) {
 	}
 	var changes []Change
 	var sum Summary
+	for _, how := range p.Lenient {
+		sum.Forgiven = append(sum.Forgiven, Forgiven{Text: "Read leniently: " + how + ".", Trailer: "patch: " + how})
+	}
 	for _, op := range p.Files {
 		f := files[op.Path]
 		switch op.Kind {
@@ -72,10 +75,11 @@ func Plan(p Patch, files map[string]File) ([]Change, Summary, error) {
 			changes = append(changes, Change{Path: op.Path, Delete: true})
 			sum.Deleted = append(sum.Deleted, op.Path)
 		case Update:
-			c, err := planFile(op, f, files[op.MoveTo])
+			c, notes, err := planFile(op, f, files[op.MoveTo])
 			if err != nil {
 				return nil, Summary{}, err
 			}
+			sum.Forgiven = append(sum.Forgiven, notes...)
 			if op.MoveTo == "" {
 				changes = append(changes, Change{Path: op.Path, Content: c})
 				sum.Modified = append(sum.Modified, op.Path)
@@ -93,28 +97,28 @@ func Plan(p Patch, files map[string]File) ([]Change, Summary, error) {
 
 // planFile checks an Update's file (and its move destination, dest) and
 // returns the file's new content.
-func planFile(op FileOp, f, dest File) ([]byte, error) {
+func planFile(op FileOp, f, dest File) ([]byte, []Forgiven, error) {
 	switch {
 	case !f.Exists:
-		return nil, &Failure{Err: ErrFileNotFound, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
+		return nil, nil, &Failure{Err: ErrFileNotFound, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
 			"Failed to read file to update %s: there is no such file. Check the path; to create the file, use '*** Add File: %s' with every line starting with '+'. Nothing was changed.", op.Path, op.Path)}
 	case text.NotText(f.Content) != nil:
-		return nil, &Failure{Err: ErrBinary, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
+		return nil, nil, &Failure{Err: ErrBinary, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
 			"Failed to update %s: it %v, so it is not text; apply_patch edits text files only (UTF-8, or UTF-16 with a byte order mark). Nothing was changed.", op.Path, text.NotText(f.Content))}
 	case op.MoveTo != "" && dest.Exists:
-		return nil, &Failure{Err: ErrFileExists, Path: op.MoveTo, PatchLine: op.Line, Message: fmt.Sprintf(
+		return nil, nil, &Failure{Err: ErrFileExists, Path: op.MoveTo, PatchLine: op.Line, Message: fmt.Sprintf(
 			"Failed to move %s to %s: %s already exists. Move to a path where no file is, or change %s in its own '*** Update File' section; nothing was changed.", op.Path, op.MoveTo, op.MoveTo, op.MoveTo)}
 	}
-	edits, err := planUpdate(op, f.Content)
+	edits, notes, err := planUpdate(op, f.Content)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out, err := text.ApplyEdits(f.Content, edits)
 	if err != nil {
 		// planUpdate's spans are disjoint and in range; this is a bug here.
-		return nil, fmt.Errorf("apply_patch %s: %w", op.Path, err)
+		return nil, nil, fmt.Errorf("apply_patch %s: %w", op.Path, err)
 	}
-	return out, nil
+	return out, notes, nil
 }
 
 // run is one change to a file's lines: lines [from, to) (0-based) are
@@ -141,7 +145,7 @@ type run struct {
 // without a final newline keeps lacking one (unless its new last line is
 // empty: an empty last line exists only with its terminator); an empty file
 // gets "\n"-terminated lines.
-func planUpdate(op FileOp, content []byte) ([]text.Edit, error) {
+func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 	idx := text.NewLineIndex(content)
 	count := idx.Count()
 	f := &fileLines{lines: make([]string, count)}
@@ -151,15 +155,25 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, error) {
 	}
 
 	var runs []run
+	var pending []noted
+	var placed []span // each hunk's matched lines, to refuse overlaps
 	cursor := 0
 	for hi, h := range op.Hunks {
+		h := h
+		early := false // found only before the previous hunk's lines
 		for _, c := range append(slices.Clone(h.Outer), h.Context) {
 			if c == "" {
 				continue
 			}
 			i, ok := f.seek([]string{c}, cursor, false)
+			if !ok && cursor > 0 {
+				// Hunks out of file order: Codex refuses; the header
+				// anywhere before is searched for too.
+				i, ok = f.seek([]string{c}, 0, false)
+				early = ok
+			}
 			if !ok {
-				return nil, contextNotFound(op, hi, c)
+				return nil, nil, contextNotFound(op, hi, c)
 			}
 			cursor = i + 1
 		}
@@ -171,21 +185,141 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, error) {
 				at = cursor
 			}
 			runs = append(runs, run{from: at, to: at, added: addedLines(lines)})
+			if h.Bare > 0 || early {
+				pending = append(pending, noted{hi, at, exact, nil, nil, h, early, nil})
+			}
 			continue
 		}
-		at, ok := f.seek(old, cursor, h.EndOfFile)
+		at, t, ok := f.seekAt(old, cursor, h.EndOfFile)
 		if last := lines[len(lines)-1]; !ok && last.Op == ' ' && last.Text == "" {
 			lines = lines[:len(lines)-1]
 			old = old[:len(old)-1]
-			at, ok = f.seek(old, cursor, h.EndOfFile)
+			at, t, ok = f.seekAt(old, cursor, h.EndOfFile)
+		}
+		if !ok && cursor > 0 && !h.EndOfFile {
+			// Hunks out of file order: searched for from the start, and
+			// refused below if they overlap a hunk already placed.
+			lines, old = h.Lines, oldLines(h.Lines)
+			at, t, ok = f.seekAt(old, 0, false)
+			if last := lines[len(lines)-1]; !ok && last.Op == ' ' && last.Text == "" {
+				lines = lines[:len(lines)-1]
+				old = old[:len(old)-1]
+				at, t, ok = f.seekAt(old, 0, false)
+			}
+			early = ok
 		}
 		if !ok {
-			return nil, linesNotFound(op, hi, h, oldLines(h.Lines))
+			return nil, nil, linesNotFound(op, hi, h, oldLines(h.Lines))
+		}
+		here := span{from: at, to: at + len(old), hunk: hi}
+		for _, p := range placed {
+			if here.from < p.to && p.from < here.to {
+				return nil, nil, hunksOverlap(op, p, here)
+			}
+		}
+		placed = append(placed, here)
+		var also []int
+		if h.Context == "" && len(h.Outer) == 0 && !h.EndOfFile {
+			also = f.others(old, at, t, maxOthers)
+		}
+		matched := f.lines[at : at+len(old)]
+		if t != exact || h.Bare > 0 || early || len(also) > 0 {
+			pending = append(pending, noted{hi, at, t, old, matched, h, early, also})
+		}
+		if t >= surroundWS {
+			lines = adaptAdded(lines, matched)
 		}
 		runs = append(runs, hunkRuns(at, lines)...)
 		cursor = at + len(old)
 	}
-	return spans(content, idx, runs)
+	var notes []Forgiven
+	for _, n := range pending {
+		// A further place another hunk of the patch changed is no
+		// ambiguity: the patch said where each goes.
+		n.also = slices.DeleteFunc(n.also, func(a int) bool {
+			return slices.ContainsFunc(placed, func(p span) bool { return p.hunk != n.hi && p.from <= a && a < p.to })
+		})
+		if n.t != exact || n.h.Bare > 0 || n.early || len(n.also) > 0 {
+			notes = append(notes, hunkNote(op, n))
+		}
+	}
+	edits, err := spans(content, idx, runs)
+	return edits, notes, err
+}
+
+// noted is a hunk placed other than exactly where Codex would, or
+// ambiguously, for its note (hunkNote).
+type noted struct {
+	hi, at  int
+	t       tolerance
+	old     []string
+	matched []string
+	h       Hunk
+	early   bool
+	also    []int
+}
+
+// maxOthers is how many further places of an ambiguous hunk a result names.
+const maxOthers = 5
+
+// span is the lines [from, to) (0-based) a hunk's context and removed
+// lines matched.
+type span struct {
+	from, to int
+	hunk     int
+}
+
+// adaptAdded returns lines with each added line adapted to the file the
+// way the hunk's lines were matched (matched are the file lines the
+// context and removed lines matched): an added line that repeats a removed
+// line is that line as the file has it (the characters forgiven on it
+// kept), and every other added line is re-indented by the offset the match
+// found (indentMap; an added line that replaces removed lines takes its
+// indentation from the first of them).
+func adaptAdded(lines []Line, matched []string) []Line {
+	old := oldLines(lines)
+	m := newIndentMap(old, matched)
+	out := make([]Line, len(lines))
+	near, j := -1, 0
+	removed, first := -1, "" // the run's first removed line, first added line
+	for i, l := range lines {
+		out[i] = l
+		switch l.Op {
+		case ' ':
+			removed, first = -1, ""
+			near = j
+			j++
+			continue
+		case '-':
+			if removed < 0 && strings.TrimSpace(l.Text) != "" {
+				removed = j
+			}
+			near = j
+			j++
+			continue
+		}
+		if k := slices.IndexFunc(lines, func(r Line) bool { return r.Op == '-' && r.Text == l.Text }); k >= 0 {
+			out[i].Text = matched[oldIndex(lines, k)]
+			continue
+		}
+		if first == "" && strings.TrimSpace(l.Text) != "" {
+			first = l.Text
+		}
+		out[i].Text = m.applyRun(l.Text, near, removed, first)
+	}
+	return out
+}
+
+// oldIndex is the index among lines' context and removed lines of
+// lines[k] (not added).
+func oldIndex(lines []Line, k int) int {
+	n := 0
+	for _, l := range lines[:k] {
+		if l.Op != '+' {
+			n++
+		}
+	}
+	return n
 }
 
 // hunkRuns turns a hunk matched at line at into runs: each stretch of

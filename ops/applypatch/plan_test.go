@@ -22,8 +22,10 @@ func TestPlanFailureFields(t *testing.T) {
 			map[string][]byte{"s.txt": []byte("a\nc\nx\n")}, ErrNoMatch, "s.txt", 2, []string{"c", "d"}},
 		{"header not found", "*** Begin Patch\n*** Update File: m.py\n@@ class C:\n-x\n*** End Patch",
 			map[string][]byte{"m.py": []byte("x\n")}, ErrNoMatch, "m.py", 1, []string{"class C:"}},
-		{"header only before the previous hunk", "*** Begin Patch\n*** Update File: m.py\n@@\n-b\n@@ a\n-c\n*** End Patch",
-			map[string][]byte{"m.py": []byte("a\nb\nc\n")}, ErrNoMatch, "m.py", 2, []string{"a"}},
+		// Issue 25: a hunk found only before the previous one is taken
+		// (hunks out of file order) unless it overlaps a hunk placed.
+		{"out of order and overlapping", "*** Begin Patch\n*** Update File: m.py\n@@\n b\n-c\n@@\n-a\n b\n*** End Patch",
+			map[string][]byte{"m.py": []byte("a\nb\nc\n")}, ErrOverlap, "m.py", 2, nil},
 		{"move destination exists", "*** Begin Patch\n*** Update File: a\n*** Move to: b\n*** End Patch",
 			map[string][]byte{"a": []byte("x\n"), "b": nil}, ErrFileExists, "b", 0, nil},
 	}

@@ -10,6 +10,21 @@ type Summary struct {
 	Added, Modified, Deleted []string
 	// Moved lists the files an Update moved.
 	Moved []Move
+	// Forgiven are what the patch got wrong and was forgiven (a hunk
+	// matched other than exactly, the patch read more loosely than Codex's
+	// grammar) and the ambiguities resolved Codex's way, in patch order.
+	Forgiven []Forgiven
+}
+
+// Matched are the Edit-Match trailer's entries: one per forgiveness.
+func (s Summary) Matched() []string {
+	var out []string
+	for _, f := range s.Forgiven {
+		if f.Trailer != "" {
+			out = append(out, f.Trailer)
+		}
+	}
+	return out
 }
 
 // Move is one file an Update moved.
@@ -21,7 +36,8 @@ type Move struct {
 // Text is Codex's success text: "Success. Updated the following files:"
 // then one line per file, "A path" for each added, "M path" for each
 // modified (a moved file under its new path), "D path" for each deleted,
-// in that order, each line ended with "\n".
+// in that order, each line ended with "\n"; then, for each Forgiven, its
+// sentence on a line of its own.
 func (s Summary) Text() string {
 	var sb strings.Builder
 	sb.WriteString("Success. Updated the following files:\n")
@@ -32,6 +48,9 @@ func (s Summary) Text() string {
 		for _, p := range group.paths {
 			sb.WriteString(group.tag + " " + p + "\n")
 		}
+	}
+	for _, f := range s.Forgiven {
+		sb.WriteString(f.Text + "\n")
 	}
 	return sb.String()
 }

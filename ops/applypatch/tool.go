@@ -81,7 +81,7 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 				return dialect.Plan{}, err
 			}
 			summary = s
-			var plan dialect.Plan
+			plan := dialect.Plan{Matched: s.Matched()}
 			for _, c := range changes {
 				dc := dialect.Change{ID: idOf[c.Path], Whole: !c.Delete, Content: c.Content, Delete: c.Delete}
 				if c.From != "" {

@@ -1,3 +1,3 @@
 def f(x):
     if x:
-    return 2
+        return 2
