@@ -202,8 +202,8 @@ func between(lines []patchLine) ([]patchLine, error) {
 // what was read more loosely than Codex's grammar, for Patch.Lenient.
 type reader struct {
 	unified  bool
-	noSpace  int // "@@header" lines read as "@@ header"
-	numbered int // "@@ -a,b +c,d @@" lines in an apply_patch patch
+	noSpace  int  // "@@header" lines read as "@@ header"
+	numbered int  // "@@ -a,b +c,d @@" lines in an apply_patch patch
 	diffs    bool // unified diff file headers inside an apply_patch patch
 }
 
