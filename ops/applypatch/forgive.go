@@ -2,6 +2,7 @@ package applypatch
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -34,7 +35,11 @@ func hunkNote(op FileOp, n noted) Forgiven {
 			if l := lowest(old[j], matched[j]); l != exact {
 				counts[l]++
 			}
-			if strings.TrimSpace(old[j]) != "" && strings.TrimSpace(matched[j]) != "" && leading(old[j]) != leading(matched[j]) {
+			o := old[j]
+			if t == escapes {
+				o = strings.ReplaceAll(o, `\t`, "\t") // as the lines were adapted
+			}
+			if strings.TrimSpace(o) != "" && strings.TrimSpace(matched[j]) != "" && leading(o) != leading(matched[j]) {
 				reindented = true
 			}
 		}
@@ -58,6 +63,9 @@ func hunkNote(op FileOp, n noted) Forgiven {
 	}
 	if t >= surroundWS && reindented && hasAdded(h.Lines) {
 		sb.WriteString("; its added lines were re-indented as the file indents the lines they follow")
+	}
+	if t == escapes && slices.ContainsFunc(h.Lines, func(l Line) bool { return l.Op == '+' && strings.Contains(l.Text, `\t`) }) {
+		sb.WriteString("; the literal \\t in its added lines were written as tabs")
 	}
 	sb.WriteString(".")
 	if early {

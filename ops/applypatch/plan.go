@@ -226,6 +226,11 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 		if t != exact || h.Bare > 0 || early || len(also) > 0 {
 			pending = append(pending, noted{hi, at, t, old, matched, h, early, also})
 		}
+		if t == escapes {
+			// Matched with the literal `\t`s read as tabs: the added
+			// lines were escaped the same way.
+			lines = unescapeTabs(lines)
+		}
 		if t >= surroundWS {
 			lines = adaptAdded(lines, matched)
 		}
@@ -306,6 +311,15 @@ func adaptAdded(lines []Line, matched []string) []Line {
 			first = l.Text
 		}
 		out[i].Text = m.applyRun(l.Text, near, removed, first)
+	}
+	return out
+}
+
+// unescapeTabs returns lines with each literal `\t` a tab.
+func unescapeTabs(lines []Line) []Line {
+	out := make([]Line, len(lines))
+	for i, l := range lines {
+		out[i] = Line{Op: l.Op, Text: strings.ReplaceAll(l.Text, `\t`, "\t")}
 	}
 	return out
 }

@@ -38,18 +38,18 @@ func (t tolerance) key(line string) string {
 		return strings.TrimSpace(line)
 	case punctuation:
 		return normalize(line)
+	case composed:
+		return normalize(norm.NFC.String(line))
 	}
-	return normalize(norm.NFC.String(line))
+	// A tab and a literal `\t` are one: the model escaped the file's tabs
+	// (or, sending real tabs, matches a file's literal ones: equal either
+	// way, as only a hunk found nowhere else gets here).
+	return normalize(norm.NFC.String(strings.ReplaceAll(line, "\t", `\t`)))
 }
 
 // patternKey is the form of a patch line that tolerance t compares with the
-// file's keys: the key, except at escapes, where a literal `\t` the model
-// wrote stands for a tab (never the other way round: the file's own `\t`
-// stays two characters).
+// file's keys.
 func (t tolerance) patternKey(line string) string {
-	if t == escapes {
-		line = strings.ReplaceAll(line, `\t`, "\t")
-	}
 	return t.key(line)
 }
 
