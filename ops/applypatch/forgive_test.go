@@ -116,10 +116,10 @@ func TestForgiveReindent_CopilotIssue267547(t *testing.T) {
 			matched: []string{"indentation: hunk 1 of t.py at line 2, leading whitespace on 2 lines"},
 		},
 		{
-			name:  "codex exact match: added lines written as sent, nothing said",
-			files: map[string]string{"e.py": "if x:\n    a = 1\n"},
-			patch: "*** Begin Patch\n*** Update File: e.py\n@@\n if x:\n-    a = 1\n+  a = 2\n*** End Patch",
-			want:  map[string]string{"e.py": "if x:\n  a = 2\n"},
+			name:   "codex exact match: added lines written as sent, nothing said",
+			files:  map[string]string{"e.py": "if x:\n    a = 1\n"},
+			patch:  "*** Begin Patch\n*** Update File: e.py\n@@\n if x:\n-    a = 1\n+  a = 2\n*** End Patch",
+			want:   map[string]string{"e.py": "if x:\n  a = 2\n"},
 			result: "Success. Updated the following files:\nM e.py\n",
 		},
 		{
@@ -141,11 +141,11 @@ func TestForgiveLooserPatches(t *testing.T) {
 	const ok = "Success. Updated the following files:\n"
 	runForgiveCases(t, []forgiveCase{
 		{
-			name:  "OpenHands/aider context lines without their leading space",
-			files: map[string]string{"m.py": "import os\nimport sys\n\ndef main():\n    pass\n"},
-			patch: "*** Begin Patch\n*** Update File: m.py\n@@\nimport os\nimport sys\n\ndef main():\n-    pass\n+    print(os.getcwd())\n*** End Patch",
-			want:  map[string]string{"m.py": "import os\nimport sys\n\ndef main():\n    print(os.getcwd())\n"},
-			result: ok + "M m.py\nHunk 1 of m.py matched at line 1 ignoring a missing leading space on 3 context lines.\n",
+			name:    "OpenHands/aider context lines without their leading space",
+			files:   map[string]string{"m.py": "import os\nimport sys\n\ndef main():\n    pass\n"},
+			patch:   "*** Begin Patch\n*** Update File: m.py\n@@\nimport os\nimport sys\n\ndef main():\n-    pass\n+    print(os.getcwd())\n*** End Patch",
+			want:    map[string]string{"m.py": "import os\nimport sys\n\ndef main():\n    print(os.getcwd())\n"},
+			result:  ok + "M m.py\nHunk 1 of m.py matched at line 1 ignoring a missing leading space on 3 context lines.\n",
 			matched: []string{"patch: hunk 1 of m.py at line 1, a missing leading space on 3 context lines"},
 		},
 		{
@@ -181,15 +181,15 @@ func TestForgiveLooserPatches(t *testing.T) {
 			matched: []string{"patch: the patch was unwrapped from its shell command and heredoc"},
 		},
 		{
-			name:  "aider unified diff: ---/+++/@@ -a,b +c,d @@, line numbers ignored",
-			files: map[string]string{"src/u.c": "int a;\nint b;\nint c;\n"},
-			patch: "--- a/src/u.c\n+++ b/src/u.c\n@@ -1,3 +1,3 @@\n int a;\n-int b;\n+long b;\n int c;\n",
-			want:  map[string]string{"src/u.c": "int a;\nlong b;\nint c;\n"},
-			result: ok + "M src/u.c\nRead leniently: the patch was read as a unified diff (---/+++/@@ -a,b +c,d @@) and its '@@' line numbers ignored, each hunk searched for after the previous one as in an apply_patch patch.\n",
+			name:    "aider unified diff: ---/+++/@@ -a,b +c,d @@, line numbers ignored",
+			files:   map[string]string{"src/u.c": "int a;\nint b;\nint c;\n"},
+			patch:   "--- a/src/u.c\n+++ b/src/u.c\n@@ -1,3 +1,3 @@\n int a;\n-int b;\n+long b;\n int c;\n",
+			want:    map[string]string{"src/u.c": "int a;\nlong b;\nint c;\n"},
+			result:  ok + "M src/u.c\nRead leniently: the patch was read as a unified diff (---/+++/@@ -a,b +c,d @@) and its '@@' line numbers ignored, each hunk searched for after the previous one as in an apply_patch patch.\n",
 			matched: []string{"patch: the patch was read as a unified diff (---/+++/@@ -a,b +c,d @@) and its '@@' line numbers ignored, each hunk searched for after the previous one as in an apply_patch patch"},
 		},
 		{
-			name: "git diff --git: a new file, a change, a deletion, \\ No newline at end of file",
+			name:  "git diff --git: a new file, a change, a deletion, \\ No newline at end of file",
 			files: map[string]string{"keep.txt": "one\ntwo", "old.txt": "gone\n"},
 			patch: "diff --git a/new.txt b/new.txt\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n" +
 				"diff --git a/keep.txt b/keep.txt\nindex 2222222..3333333 100644\n--- a/keep.txt\n+++ b/keep.txt\n@@ -1,2 +1,2 @@\n one\n-two\n\\ No newline at end of file\n+TWO\n\\ No newline at end of file\n" +
@@ -215,11 +215,11 @@ func TestForgiveLooserPatches(t *testing.T) {
 			matched: []string{"patch: the unified diff line numbers of 1 '@@' line ('@@ -a,b +c,d @@') were ignored, each hunk searched for after the previous one"},
 		},
 		{
-			name:  "Gemini CLI editCorrector literal \\t in patch lines where the file has tabs",
-			files: map[string]string{"t.go": "func f() {\n\tx := 1\n\ty := 2\n}\n"},
-			patch: "*** Begin Patch\n*** Update File: t.go\n@@\n-\\tx := 1\n+\\tx := 3\n \\ty := 2\n*** End Patch",
-			want:  map[string]string{"t.go": "func f() {\n\tx := 3\n\ty := 2\n}\n"},
-			result: ok + "M t.go\nHunk 1 of t.go matched at line 2 ignoring a literal \\t written for a tab on 2 lines; the literal \\t in its added lines were written as tabs.\n",
+			name:    "Gemini CLI editCorrector literal \\t in patch lines where the file has tabs",
+			files:   map[string]string{"t.go": "func f() {\n\tx := 1\n\ty := 2\n}\n"},
+			patch:   "*** Begin Patch\n*** Update File: t.go\n@@\n-\\tx := 1\n+\\tx := 3\n \\ty := 2\n*** End Patch",
+			want:    map[string]string{"t.go": "func f() {\n\tx := 3\n\ty := 2\n}\n"},
+			result:  ok + "M t.go\nHunk 1 of t.go matched at line 2 ignoring a literal \\t written for a tab on 2 lines; the literal \\t in its added lines were written as tabs.\n",
 			matched: []string{"escapes: hunk 1 of t.go at line 2, a literal \\t written for a tab on 2 lines"},
 		},
 		{
