@@ -487,6 +487,9 @@ body:
 			continue
 		}
 		if strings.HasPrefix(t, bareContextMarker) || strings.HasPrefix(strings.TrimSpace(t), "***") || r.unified && strings.HasPrefix(t, "diff ") {
+			if n == start {
+				return Hunk{}, 0, invalidHunk(lines[n].num, "Unexpected line found in update hunk: '%s'. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)", t)
+			}
 			break // the next hunk or file operation
 		}
 		// A context line that lost its leading space.

@@ -80,7 +80,7 @@ func TestParseRefusals(t *testing.T) {
 		// line that lost its space (TestParseLenient); after "*** End of
 		// File" it still needs a new "@@".
 		{"line after End of File without @@", "*** Begin Patch\n*** Update File: a\n@@\n-x\n*** End of File\nbad\n*** End Patch", 6, "Invalid patch hunk on line 6: Expected update hunk to start with a @@ context marker, got: 'bad'."},
-		{"marker inside a hunk", "*** Begin Patch\n*** Update File: a\n@@\n*** Frob\n*** End Patch", 4, "Invalid patch hunk on line 4: Update hunk does not contain any lines."},
+		{"marker inside a hunk", "*** Begin Patch\n*** Update File: a\n@@\n*** Frob\n*** End Patch", 4, "Invalid patch hunk on line 4: Unexpected line found in update hunk: '*** Frob'. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)" + fix},
 		{"no lines after @@", "*** Begin Patch\n*** Update File: a\n@@\n*** End of File\n*** End Patch", 4, "Invalid patch hunk on line 4: Update hunk does not contain any lines."},
 		{"empty path", "*** Begin Patch\n*** Delete File: \n*** End Patch", 2, "Invalid patch hunk on line 2: '*** Delete File:' has no path."},
 		{"empty move path", "*** Begin Patch\n*** Update File: a\n*** Move to:\n@@\n-x\n*** End Patch", 3, "Invalid patch hunk on line 3: '*** Move to:' has no path."},

@@ -158,6 +158,13 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 	var pending []noted
 	var placed []span // each hunk's matched lines, to refuse overlaps
 	cursor := 0
+	// Searches Codex does not make (further places of a hunk, hunks out of
+	// file order) each cost a pass over the file; they share a budget of
+	// passes so that a patch of many hunks stays linear in the file's
+	// size. Past it, hunks are placed as Codex places them, and the result
+	// says which were not checked for further places.
+	budget := extraPasses * (count + 1)
+	unchecked := 0
 	for hi, h := range op.Hunks {
 		h := h
 		early := false // found only before the previous hunk's lines
@@ -166,9 +173,10 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 				continue
 			}
 			i, ok := f.seek([]string{c}, cursor, false)
-			if !ok && cursor > 0 {
+			if !ok && cursor > 0 && budget >= count {
 				// Hunks out of file order: Codex refuses; the header
 				// anywhere before is searched for too.
+				budget -= count
 				i, ok = f.seek([]string{c}, 0, false)
 				early = ok
 			}
@@ -196,7 +204,8 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			old = old[:len(old)-1]
 			at, t, ok = f.seekAt(old, cursor, h.EndOfFile)
 		}
-		if !ok && cursor > 0 && !h.EndOfFile {
+		if !ok && cursor > 0 && !h.EndOfFile && budget >= count {
+			budget -= count
 			// Hunks out of file order: searched for from the start, and
 			// refused below if they overlap a hunk already placed.
 			lines, old = h.Lines, oldLines(h.Lines)
@@ -220,7 +229,12 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 		placed = append(placed, here)
 		var also []int
 		if h.Context == "" && len(h.Outer) == 0 && !h.EndOfFile {
-			also = f.others(old, at, t, maxOthers)
+			if cost := count - at; budget >= cost {
+				budget -= cost
+				also = f.others(old, at, t, maxOthers)
+			} else {
+				unchecked++
+			}
 		}
 		matched := f.lines[at : at+len(old)]
 		if t != exact || h.Bare > 0 || early || len(also) > 0 {
@@ -248,9 +262,18 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			notes = append(notes, hunkNote(op, n))
 		}
 	}
+	if unchecked > 0 {
+		notes = append(notes, Forgiven{Text: fmt.Sprintf(
+			"%s of %s without an '@@' header %s not checked for further places where %s lines occur (the patch is large); each was applied at the first place after the previous hunk, as Codex does.",
+			plural(unchecked, "hunk"), op.Path, map[bool]string{true: "was", false: "were"}[unchecked == 1], map[bool]string{true: "its", false: "their"}[unchecked == 1])})
+	}
 	edits, err := spans(content, idx, runs)
 	return edits, notes, err
 }
+
+// extraPasses is how many passes over a file the searches Codex does not
+// make may take, for one file of a patch.
+const extraPasses = 8
 
 // noted is a hunk placed other than exactly where Codex would, or
 // ambiguously, for its note (hunkNote).
