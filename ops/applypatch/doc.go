@@ -47,4 +47,20 @@
 //   - Blank lines between file operations are skipped, "*** End of File"
 //     may carry surrounding whitespace, an "@@ " header of only whitespace is
 //     a bare "@@", and paths are trimmed of surrounding whitespace.
+//   - A hunk matched with its indentation forgiven has its added lines
+//     re-indented the way the match was (one offset, a change of unit such
+//     as 2 spaces to 4 or to tabs, or each run's removed line's place);
+//     Codex writes them as sent (VS Code Copilot's #267547). An added line
+//     that repeats a removed line is written as the file has it.
+//   - Where Codex refuses, it forgives, and the result and the Edit-Match
+//     trailer say so (Summary.Forgiven): context lines without their
+//     leading space; hunks out of file order (unless they overlap); "@@"
+//     without its space; "@@ -a,b +c,d @@" headers; shell heredoc wrappers
+//     (`bash -lc`, `cat <<'EOF'`, `apply_patch <<"EOF"`); plain unified
+//     diffs ("--- a/x", "+++ b/x", "diff --git", /dev/null for add and
+//     delete); and, after Codex's ladder, NFC/NFD-equal lines and a literal
+//     `\t` for a tab.
+//   - A hunk without an "@@" header whose lines occur again further on is
+//     applied at the first place after the previous hunk, as Codex does,
+//     and the result names the other places.
 package applypatch

@@ -49,6 +49,14 @@ func FuzzParse(f *testing.F) {
 		for i := range again.Files {
 			again.Files[i].Line = p.Files[i].Line
 		}
+		// String spells the patch canonically: how loosely it was read
+		// (Lenient, context lines without their space) is not kept.
+		p.Lenient = nil
+		for i := range p.Files {
+			for j := range p.Files[i].Hunks {
+				p.Files[i].Hunks[j].Bare = 0
+			}
+		}
 		if !reflect.DeepEqual(again, p) {
 			t.Fatalf("String round trip differs:\n%+v\n%+v", p, again)
 		}
@@ -100,9 +108,17 @@ func FuzzPlan(f *testing.F) {
 		if len(p.Files) != 1 || got == nil && len(p.Files[0].Hunks) > 0 {
 			return // other operations' own checks are the scenarios'
 		}
+		// An added line is in the result as sent, or, when its hunk matched
+		// with indentation forgiven, re-indented; at the Unicode and
+		// escapes stages its characters may be the file's.
+		loose := strings.Join(sum.Matched(), "\n")
 		for _, h := range p.Files[0].Hunks {
 			for _, l := range h.Lines {
-				if l.Op == '+' && !bytes.Contains(got, []byte(l.Text)) {
+				want := l.Text
+				if strings.Contains(loose, "indentation: ") {
+					want = strings.TrimLeft(want, " \t")
+				}
+				if l.Op == '+' && !strings.Contains(loose, "unicode: ") && !strings.Contains(loose, "escapes: ") && !bytes.Contains(got, []byte(want)) {
 					t.Fatalf("added line %q missing from %q", l.Text, got)
 				}
 			}
@@ -126,4 +142,84 @@ func lastLineEmpty(b []byte) bool {
 	body := string(b[text.BOMLen(b):])
 	rest, ok := text.TrimEOL(body)
 	return ok && (rest == "" || strings.HasSuffix(rest, "\n"))
+}
+
+// FuzzForgivenHunkStaysInItsRegion (issue 25): a hunk whose lines were
+// copied imperfectly (indentation shifted, trailing spaces dropped, a
+// context line's space lost, straight quotes for curly ones, tabs escaped)
+// either is refused with nothing changed, or changes only as many of the
+// file's lines as the hunk's context and removed lines span: every byte
+// before and after that region is the file's.
+func FuzzForgivenHunkStaysInItsRegion(f *testing.F) {
+	f.Add("a:\n  b: 1\n  c: 2\n", uint(1), uint8(1), "  c: 3")
+	f.Add("def f():\n\tif x:\n\t\treturn “y”\n\treturn 0\n", uint(1), uint8(6), "\t\treturn z")
+	f.Add("x\ny  \nz", uint(1), uint8(2), "w")
+	f.Fuzz(func(t *testing.T, content string, pick uint, mangle uint8, added string) {
+		if strings.ContainsAny(added, "\r\n") || strings.Contains(content, "\r") || text.NotText([]byte(content)) != nil {
+			return
+		}
+		lines := strings.Split(strings.TrimSuffix(content, "\n"), "\n")
+		if content == "" || len(lines) < 2 {
+			return
+		}
+		at := int(pick % uint(len(lines)-1))
+		region := lines[at : at+2]
+		var sb strings.Builder
+		sb.WriteString("*** Begin Patch\n*** Update File: f\n@@\n")
+		for i, l := range region {
+			switch mangle % 6 {
+			case 0:
+				l = "  " + l
+			case 1:
+				l = strings.TrimLeft(l, " \t")
+			case 2:
+				l = strings.TrimRight(l, " \t")
+			case 3:
+				l = strings.NewReplacer("“", `"`, "”", `"`, "’", "'").Replace(l)
+			case 4:
+				l = strings.ReplaceAll(l, "\t", `\t`)
+			}
+			if strings.HasPrefix(l, "***") || strings.HasPrefix(l, "@@") {
+				return
+			}
+			switch {
+			case i == 0 && mangle%6 == 5 && l != "" && !strings.ContainsAny(l[:1], " +-"):
+				sb.WriteString(l + "\n") // its space lost
+			case i == 0:
+				sb.WriteString(" " + l + "\n")
+			default:
+				sb.WriteString("-" + l + "\n")
+			}
+		}
+		sb.WriteString("+" + added + "\n*** End Patch")
+		p, err := Parse(sb.String())
+		if err != nil {
+			return
+		}
+		changes, _, err := Plan(p, map[string]File{"f": {Content: []byte(content), Exists: true}})
+		if err != nil {
+			if changes != nil {
+				t.Fatal("a refusal came with changes")
+			}
+			return
+		}
+		got := string(changes[0].Content)
+		old := strings.SplitAfter(content, "\n")
+		neu := strings.SplitAfter(got, "\n")
+		pre := 0
+		for pre < len(old) && pre < len(neu) && old[pre] == neu[pre] {
+			pre++
+		}
+		suf := 0
+		for suf < len(old)-pre && suf < len(neu)-pre && old[len(old)-1-suf] == neu[len(neu)-1-suf] {
+			suf++
+		}
+		allowed := 2 // the hunk's context and removed lines
+		if !strings.HasSuffix(content, "\n") {
+			allowed++ // removing the last line takes the line ending before it
+		}
+		if changed := len(old) - pre - suf; changed > allowed {
+			t.Fatalf("%d lines changed outside a 2-line hunk's region:\n%q\n->\n%q\npatch:\n%s", changed, content, got, sb.String())
+		}
+	})
 }
