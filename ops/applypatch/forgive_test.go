@@ -191,7 +191,7 @@ func TestForgiveLooserPatches(t *testing.T) {
 		{
 			name:  "git diff --git: a new file, a change, a deletion, \\ No newline at end of file",
 			files: map[string]string{"keep.txt": "one\ntwo", "old.txt": "gone\n"},
-			patch: "diff --git a/new.txt b/new.txt\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n" +
+			patch: "diff --git a/new.txt b/new.txt\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n\n" +
 				"diff --git a/keep.txt b/keep.txt\nindex 2222222..3333333 100644\n--- a/keep.txt\n+++ b/keep.txt\n@@ -1,2 +1,2 @@\n one\n-two\n\\ No newline at end of file\n+TWO\n\\ No newline at end of file\n" +
 				"diff --git a/old.txt b/old.txt\ndeleted file mode 100644\nindex 4444444..0000000\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n",
 			want:    map[string]string{"new.txt": "x\ny\n", "keep.txt": "one\nTWO"},

@@ -308,7 +308,11 @@ func (r *reader) parseBody(op FileOp, lines []patchLine, n int) (FileOp, int, er
 		// A unified diff's new file: its hunks' added lines.
 		op.Lines = []string{}
 		for _, h := range op.Hunks {
-			for _, l := range h.Lines {
+			lines := h.Lines
+			for len(lines) > 0 && lines[len(lines)-1] == (Line{Op: ' '}) {
+				lines = lines[:len(lines)-1] // blank lines after the hunk
+			}
+			for _, l := range lines {
 				if l.Op != '+' {
 					return FileOp{}, 0, invalidHunk(op.Line, "the diff of new file '%s' (from /dev/null) has a context or removed line, '%c%s'. Every line of a new file's hunk starts with '+'.", op.Path, l.Op, l.Text)
 				}
