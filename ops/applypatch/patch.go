@@ -157,22 +157,22 @@ func (p Patch) String() string {
 	for _, op := range p.Files {
 		fmt.Fprintf(&sb, "*** %s: %s\n", op.Kind, op.Path)
 		for _, l := range op.Lines {
-			sb.WriteString("+" + l + "\n")
+			sb.WriteString(withEOL("+" + l))
 		}
 		if op.MoveTo != "" {
 			sb.WriteString(moveMarker + op.MoveTo + "\n")
 		}
 		for _, h := range op.Hunks {
 			for _, c := range h.Outer {
-				sb.WriteString(contextMarker + c + "\n")
+				sb.WriteString(withEOL(contextMarker + c))
 			}
 			if h.Context == "" {
 				sb.WriteString(bareContextMarker + "\n")
 			} else {
-				sb.WriteString(contextMarker + h.Context + "\n")
+				sb.WriteString(withEOL(contextMarker + h.Context))
 			}
 			for _, l := range h.Lines {
-				sb.WriteString(string(l.Op) + l.Text + "\n")
+				sb.WriteString(withEOL(string(l.Op) + l.Text))
 			}
 			if h.EndOfFile {
 				sb.WriteString(eofMarker + "\n")
@@ -181,4 +181,14 @@ func (p Patch) String() string {
 	}
 	sb.WriteString(endMarker + "\n")
 	return sb.String()
+}
+
+// withEOL is line with its line ending: "\n", or "\r\n" when line ends
+// with a carriage return, which Parse would otherwise take as part of the
+// line ending.
+func withEOL(line string) string {
+	if strings.HasSuffix(line, "\r") {
+		return line + "\r\n"
+	}
+	return line + "\n"
 }
