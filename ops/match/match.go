@@ -202,6 +202,11 @@ func Find(content []byte, needle string, stages Stages) (*Match, error) {
 			}
 		}
 	}
+	if stages.Has(Similar) {
+		if m := findSimilar(f, nl, n); m != nil {
+			return m, nil
+		}
+	}
 	return nil, ErrNotFound
 }
 

@@ -14,7 +14,9 @@ type lineMatch struct {
 	f        *fileView
 	nl       needleLines // the needle as matched (unescaped when esc != nil)
 	n        norms
-	first    int
+	first    int   // the first file line of the place
+	last     int   // the last file line of the place
+	fileOf   []int // the file line each needle line matched, -1 for none (Similar)
 	ind      reindent
 	esc      *escapes // the escapes read unescaped, when Escapes matched
 	stage    Stage
@@ -22,9 +24,25 @@ type lineMatch struct {
 }
 
 func newLineMatch(f *fileView, nl needleLines, n norms, first int, stage Stage, esc *escapes) *lineMatch {
-	m := &lineMatch{f: f, nl: nl, n: n, first: first, stage: stage, esc: esc}
+	fileOf := make([]int, len(nl.lines))
+	for i := range fileOf {
+		fileOf[i] = first + i
+	}
+	return newAlignedMatch(f, nl, n, fileOf, first, first+len(nl.lines)-1, stage, esc)
+}
+
+// newAlignedMatch is newLineMatch for a place whose lines pair with the
+// needle's as fileOf says, from file line first to last.
+func newAlignedMatch(f *fileView, nl needleLines, n norms, fileOf []int, first, last int, stage Stage, esc *escapes) *lineMatch {
+	m := &lineMatch{f: f, nl: nl, n: n, first: first, last: last, fileOf: fileOf, stage: stage, esc: esc}
 	if n&nIndent != 0 {
-		m.ind = classifyIndent(nl.lines, f.lines[first:first+len(nl.lines)])
+		var ns, fs []string
+		for i, j := range fileOf {
+			if j >= 0 {
+				ns, fs = append(ns, nl.lines[i]), append(fs, f.lines[j])
+			}
+		}
+		m.ind = classifyIndent(ns, fs)
 	}
 	m.restKeys = make([]string, len(nl.lines))
 	for i, l := range nl.lines {
@@ -33,17 +51,14 @@ func newLineMatch(f *fileView, nl needleLines, n norms, first int, stage Stage, 
 	return m
 }
 
-// last is the index of the last file line matched.
-func (m *lineMatch) last() int { return m.first + len(m.nl.lines) - 1 }
-
 // place is the Place of m: whole lines, with the last line's line ending
 // when the needle ended with one.
 func (m *lineMatch) place() Place {
-	end := m.f.textEnd[m.last()]
+	end := m.f.textEnd[m.last]
 	if m.nl.eol {
-		end = m.f.end[m.last()]
+		end = m.f.end[m.last]
 	}
-	return Place{Start: m.f.start[m.first], End: end, Line: m.first + 1, EndLine: m.last() + 1,
+	return Place{Start: m.f.start[m.first], End: end, Line: m.first + 1, EndLine: m.last + 1,
 		Forgave: m.forgave(), Score: 1, adapt: m.adapt}
 }
 
@@ -62,30 +77,51 @@ func (m *lineMatch) adapt(r string) string {
 		return ""
 	}
 	rl := splitLines(r)
-	file := m.f.lines[m.first : m.last()+1]
 	nk := m.n &^ nIndent
-	out := make([]string, len(rl.lines))
+	out := make([]string, 0, len(rl.lines))
 	cursor := 0
-	for j, line := range rl.lines {
+	prev := -1 // the file line the previous replacement line was written as
+	for _, line := range rl.lines {
 		ri := leadingSpace(line)
 		rest := line[len(ri):]
 		i := m.needleLine(nk.key(rest), cursor)
-		switch {
-		case i < 0:
-			out[j] = m.ind.apply(line)
-		case ri == leadingSpace(m.nl.lines[i]):
-			out[j] = file[i]
-			cursor = i + 1
-		default:
-			out[j] = m.ind.indent(ri) + strings.TrimLeft(file[i], " \t")
-			cursor = i + 1
+		if i < 0 || m.fileOf[i] < 0 {
+			out = append(out, m.ind.apply(line))
+			prev = -1
+			continue
 		}
+		j := m.fileOf[i]
+		if prev >= 0 && m.stage == Similar {
+			// File lines the needle skipped (Similar) between two lines the
+			// replacement keeps are kept too: the agent never saw them.
+			for k := prev + 1; k < j; k++ {
+				if !m.paired(k) {
+					out = append(out, m.f.lines[k])
+				}
+			}
+		}
+		if ri == leadingSpace(m.nl.lines[i]) {
+			out = append(out, m.f.lines[j])
+		} else {
+			out = append(out, m.ind.indent(ri)+strings.TrimLeft(m.f.lines[j], " \t"))
+		}
+		cursor, prev = i+1, j
 	}
 	s := strings.Join(out, m.f.eol)
-	if rl.eol && (!m.nl.eol || m.f.end[m.last()] > m.f.textEnd[m.last()]) {
+	if rl.eol && (!m.nl.eol || m.f.end[m.last] > m.f.textEnd[m.last]) {
 		s += m.f.eol
 	}
 	return s
+}
+
+// paired reports whether file line j is paired with a needle line.
+func (m *lineMatch) paired(j int) bool {
+	for _, k := range m.fileOf {
+		if k == j {
+			return true
+		}
+	}
+	return false
 }
 
 // needleLine returns the index of a needle line whose key (indentation
@@ -117,11 +153,14 @@ func (m *lineMatch) forgave() string {
 	var trail, inner int
 	var quotes, dashes, spaces, nfd []int
 	for i, a := range m.nl.lines {
-		b := m.f.lines[m.first+i]
-		if a == b {
+		if m.fileOf[i] < 0 {
 			continue
 		}
-		line := m.first + i + 1
+		b := m.f.lines[m.fileOf[i]]
+		if a == b || m.n.key(a) != m.n.key(b) {
+			continue // equal, or one Similar tells of
+		}
+		line := m.fileOf[i] + 1
 		if m.n&nUni != 0 {
 			if norm.NFC.String(a) != a || norm.NFC.String(b) != b {
 				nfd = append(nfd, line)
