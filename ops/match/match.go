@@ -162,7 +162,9 @@ func (m *Match) Replacement(i int, replacement string) string {
 // needle matches there only as a run of the file's complete lines (its
 // first line from the start of a file line, its last to the end of one),
 // so a place is never part of a line. A needle ending with a line ending
-// takes the last line's line ending too. Escapes reads the needle
+// takes the last line's line ending too. A needle without a line ending
+// is also searched inside lines at Unicode and InnerSpace (inline.go),
+// before the whole-line comparison. Escapes reads the needle
 // unescaped and tries Exact and the enabled line-based stages again;
 // Similar compares blocks of lines (similar.go).
 func Find(content []byte, needle string, stages Stages) (*Match, error) {
@@ -180,6 +182,11 @@ func Find(content []byte, needle string, stages Stages) (*Match, error) {
 			continue
 		}
 		n |= normOf[st]
+		if normOf[st]&inlineNorms != 0 {
+			if m := findInline(content, needle, n, st, nil); m != nil {
+				return m, nil
+			}
+		}
 		if m := findLineStage(f, nl, n, st, nil); m != nil {
 			return m, nil
 		}
@@ -196,6 +203,11 @@ func Find(content []byte, needle string, stages Stages) (*Match, error) {
 					continue
 				}
 				n |= normOf[st]
+				if normOf[st]&inlineNorms != 0 {
+					if m := findInline(content, u, n, Escapes, esc); m != nil {
+						return m, nil
+					}
+				}
 				if m := findLineStage(f, unl, n, Escapes, esc); m != nil {
 					return m, nil
 				}
