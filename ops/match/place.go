@@ -79,6 +79,7 @@ func (m *lineMatch) adapt(r string) string {
 	rl := splitLines(r)
 	nk := m.n &^ nIndent
 	out := make([]string, 0, len(rl.lines))
+	src := make([]int, 0, len(rl.lines)) // the file line each out line is, -1 for none
 	cursor := 0
 	prev := -1 // the file line the previous replacement line was written as
 	for _, line := range rl.lines {
@@ -86,7 +87,7 @@ func (m *lineMatch) adapt(r string) string {
 		rest := line[len(ri):]
 		i := m.needleLine(nk.key(rest), cursor)
 		if i < 0 || m.fileOf[i] < 0 {
-			out = append(out, m.ind.apply(line))
+			out, src = append(out, m.ind.apply(line)), append(src, -1)
 			prev = -1
 			continue
 		}
@@ -96,7 +97,7 @@ func (m *lineMatch) adapt(r string) string {
 			// replacement keeps are kept too: the agent never saw them.
 			for k := prev + 1; k < j; k++ {
 				if !m.paired(k) {
-					out = append(out, m.f.lines[k])
+					out, src = append(out, m.f.lines[k]), append(src, k)
 				}
 			}
 		}
@@ -105,13 +106,31 @@ func (m *lineMatch) adapt(r string) string {
 		} else {
 			out = append(out, m.ind.indent(ri)+strings.TrimLeft(m.f.lines[j], " \t"))
 		}
+		src = append(src, j)
 		cursor, prev = i+1, j
 	}
-	s := strings.Join(out, m.f.eol)
-	if rl.eol && (!m.nl.eol || m.f.end[m.last] > m.f.textEnd[m.last]) {
-		s += m.f.eol
+	var b strings.Builder
+	for k, l := range out {
+		b.WriteString(l)
+		if k+1 < len(out) {
+			b.WriteString(m.eolAfter(src[k], src[k+1]))
+		}
 	}
-	return s
+	if rl.eol && (!m.nl.eol || m.f.end[m.last] > m.f.textEnd[m.last]) {
+		b.WriteString(m.eolAfter(src[len(src)-1], m.last+1))
+	}
+	return b.String()
+}
+
+// eolAfter is the line ending to write after file line j (-1: a line of
+// the agent's) when next follows it: between two lines that follow each
+// other in the file, the file's own line ending (a mixed file keeps its
+// bytes); else the file's usual one.
+func (m *lineMatch) eolAfter(j, next int) string {
+	if j >= 0 && next == j+1 && m.f.end[j] > m.f.textEnd[j] {
+		return string(m.f.content[m.f.textEnd[j]:m.f.end[j]])
+	}
+	return m.f.eol
 }
 
 // paired reports whether file line j is paired with a needle line.
