@@ -8,8 +8,11 @@ import (
 
 // fileView is content split into lines (the line model of text.LineIndex:
 // the BOM belongs to no line) with, computed once per normalization when
-// first needed, each line's key as a small integer (equal keys, equal
-// numbers), so a needle is located by comparing numbers.
+// first needed, each line's key as a small integer, so the needle is
+// located by comparing numbers. A fileView serves one Find of one needle:
+// the numbers are the needle's keys' (equal keys, equal numbers), and a
+// line whose key no needle line has is -1, so a 20,000-line file costs
+// one key per line and a lookup in a map of the needle's few keys.
 type fileView struct {
 	content []byte
 	eol     string   // text.DetectEOL(content)
@@ -17,36 +20,61 @@ type fileView struct {
 	start   []int    // byte offset of each line's start
 	textEnd []int    // byte offset of the end of each line's text
 	end     []int    // byte offset after each line's line ending
+	needle  []string // the lines whose keys are numbered
+	uni     []string // each line's uniKey, when first needed
 	ids     map[norms][]int
 	dict    map[norms]map[string]int
 }
 
-func newFileView(content []byte) *fileView {
+func newFileView(content []byte, needle []string) *fileView {
 	idx := text.NewLineIndex(content)
 	n := idx.Count()
-	f := &fileView{content: content, eol: text.DetectEOL(content),
+	all := string(content) // one copy; the lines are its substrings
+	f := &fileView{content: content, eol: text.DetectEOL(content), needle: needle,
 		lines: make([]string, n), start: make([]int, n), textEnd: make([]int, n), end: make([]int, n),
 		ids: map[norms][]int{}, dict: map[norms]map[string]int{}}
 	for i := range n {
 		s, te, e, _ := idx.Bounds(i+1, content)
-		f.lines[i], f.start[i], f.textEnd[i], f.end[i] = string(content[s:te]), s, te, e
+		f.lines[i], f.start[i], f.textEnd[i], f.end[i] = all[s:te], s, te, e
 	}
 	return f
 }
 
-// interned returns the lines' keys under n as numbers, and each key's number.
+// forNeedle is f with its keys numbered for another needle's lines.
+func (f *fileView) forNeedle(needle []string) *fileView {
+	g := *f
+	g.needle, g.ids, g.dict = needle, map[norms][]int{}, map[norms]map[string]int{}
+	return &g
+}
+
+// interned returns the lines' keys under n as numbers (-1 for a key no
+// needle line has), and the number of each needle line's key.
 func (f *fileView) interned(n norms) ([]int, map[string]int) {
 	if d, ok := f.dict[n]; ok {
 		return f.ids[n], d
 	}
-	d := map[string]int{}
-	ids := make([]int, len(f.lines))
-	for i, l := range f.lines {
+	d := make(map[string]int, len(f.needle))
+	for _, l := range f.needle {
 		k := n.key(l)
-		id, ok := d[k]
+		if _, ok := d[k]; !ok {
+			d[k] = len(d)
+		}
+	}
+	lines := f.lines
+	if n&nUni != 0 {
+		if f.uni == nil {
+			f.uni = make([]string, len(f.lines))
+			for i, l := range f.lines {
+				f.uni[i] = uniKey(l)
+			}
+		}
+		lines = f.uni
+	}
+	ids := make([]int, len(lines))
+	for i, l := range lines {
+		id, ok := d[n.keyAfterUni(l)]
 		if !ok {
-			id = len(d)
-			d[k] = id
+			id = -1
 		}
 		ids[i] = id
 	}

@@ -174,22 +174,10 @@ func Find(content []byte, needle string, stages Stages) (*Match, error) {
 	if m := findExact(content, needle, Exact, nil); m != nil {
 		return m, nil
 	}
-	f := newFileView(content)
 	nl := splitLines(needle)
-	var n norms
-	for st := TrailingSpace; st <= InnerSpace; st++ {
-		if !stages.Has(st) {
-			continue
-		}
-		n |= normOf[st]
-		if normOf[st]&inlineNorms != 0 {
-			if m := findInline(content, needle, n, st, nil); m != nil {
-				return m, nil
-			}
-		}
-		if m := findLineStage(f, nl, n, st, nil); m != nil {
-			return m, nil
-		}
+	f := newFileView(content, nl.lines)
+	if m := climbLines(content, f, needle, nl, stages, nil); m != nil {
+		return m, nil
 	}
 	if stages.Has(Escapes) {
 		if u, esc := unescapeNeedle(needle); esc != nil && u != "" {
@@ -197,23 +185,12 @@ func Find(content []byte, needle string, stages Stages) (*Match, error) {
 				return m, nil
 			}
 			unl := splitLines(u)
-			var n norms
-			for st := TrailingSpace; st <= InnerSpace; st++ {
-				if !stages.Has(st) {
-					continue
-				}
-				n |= normOf[st]
-				if normOf[st]&inlineNorms != 0 {
-					if m := findInline(content, u, n, Escapes, esc); m != nil {
-						return m, nil
-					}
-				}
-				if m := findLineStage(f, unl, n, Escapes, esc); m != nil {
-					return m, nil
-				}
+			if m := climbLines(content, f.forNeedle(unl.lines), u, unl, stages, esc); m != nil {
+				return m, nil
 			}
 		}
 	}
+	n := lineNorms(stages)
 	if stages.Has(Similar) {
 		if m := findSimilar(f, nl, n); m != nil {
 			return m, nil
@@ -228,11 +205,12 @@ func Find(content []byte, needle string, stages Stages) (*Match, error) {
 // bounded by MaxPlaces, not by the content.
 func findExact(content []byte, needle string, stage Stage, esc *escapes) *Match {
 	offs, matched, _ := text.FindExactSeq(content, needle)
-	eol := text.DetectEOL(content)
-	adapt := func(r string) string { return text.ToEOL(r, eol) }
+	// The file's line ending is looked up only when a replacement is
+	// adapted: a Find that only counts places costs one search.
+	adapt := func(r string) string { return text.ToEOL(r, text.DetectEOL(content)) }
 	forgave := ""
 	if esc != nil {
-		adapt = func(r string) string { return text.ToEOL(esc.unescape(r), eol) }
+		adapt = func(r string) string { return text.ToEOL(esc.unescape(r), text.DetectEOL(content)) }
 		forgave = esc.describe()
 	}
 	m := &Match{Stage: stage}
@@ -256,16 +234,87 @@ func findExact(content []byte, needle string, stage Stage, esc *escapes) *Match 
 
 var newline = []byte("\n")
 
-// findLineStage is one line-based stage: the needle's lines against the
-// file's under n.
-func findLineStage(f *fileView, nl needleLines, n norms, stage Stage, esc *escapes) *Match {
-	firsts, count := f.findLines(nl, n)
-	if count == 0 {
+// lineNorms is the normalizations of every line-based stage enabled.
+func lineNorms(stages Stages) norms {
+	var n norms
+	for st := TrailingSpace; st <= InnerSpace; st++ {
+		if stages.Has(st) {
+			n |= normOf[st]
+		}
+	}
+	return n
+}
+
+// climbLines climbs the line-based stages enabled (and the in-line
+// search at Unicode and InnerSpace), returning the first stage's match;
+// with esc, the needle is the unescaped one and the match is Escapes'.
+//
+// Every line of the file is keyed once, under all the enabled stages'
+// normalizations together: a place at an earlier stage is a place there
+// too (each normalization only equates more), so the earlier stages only
+// check those candidates under their own normalization instead of keying
+// the whole file again.
+func climbLines(content []byte, f *fileView, needle string, nl needleLines, stages Stages, esc *escapes) *Match {
+	full := lineNorms(stages)
+	if full == 0 {
 		return nil
 	}
-	m := &Match{Stage: stage, Count: count}
-	for _, first := range firsts {
-		m.Places = append(m.Places, newLineMatch(f, nl, n, first, stage, esc).place())
+	cands, count := f.findLines(nl, full)
+	var n norms
+	for st := TrailingSpace; st <= InnerSpace; st++ {
+		if !stages.Has(st) {
+			continue
+		}
+		n |= normOf[st]
+		stage := st
+		if esc != nil {
+			stage = Escapes
+		}
+		if normOf[st]&inlineNorms != 0 {
+			if m := findInline(content, needle, n, stage, esc); m != nil {
+				return m
+			}
+		}
+		if count == 0 {
+			continue
+		}
+		firsts, c := cands, count
+		switch {
+		case n == full:
+		case count > len(cands): // more than MaxPlaces: key the file under n
+			firsts, c = f.findLines(nl, n)
+		default:
+			firsts = verify(f, nl, n, cands)
+			c = len(firsts)
+		}
+		if c == 0 {
+			continue
+		}
+		m := &Match{Stage: stage, Count: c}
+		for _, first := range firsts {
+			m.Places = append(m.Places, newLineMatch(f, nl, n, first, stage, esc).place())
+		}
+		return m
 	}
-	return m
+	return nil
+}
+
+// verify returns the candidates (first lines of places under a larger
+// normalization) where the needle's lines equal the file's under n.
+func verify(f *fileView, nl needleLines, n norms, cands []int) []int {
+	keys := make([]string, len(nl.lines))
+	for i, l := range nl.lines {
+		keys[i] = n.key(l)
+	}
+	var ok []int
+next:
+	for _, c := range cands {
+		for i, k := range keys {
+			if n.key(f.lines[c+i]) != k {
+				continue next
+			}
+		}
+		ok = append(ok, c)
+	}
+	return ok
 }
