@@ -310,7 +310,7 @@ func verify(f *fileView, nl needleLines, n norms, cands []int) []int {
 next:
 	for _, c := range cands {
 		for i, k := range keys {
-			if n.key(f.lines[c+i]) != k {
+			if f.key(c+i, n) != k {
 				continue next
 			}
 		}

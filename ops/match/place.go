@@ -39,7 +39,7 @@ func newAlignedMatch(f *fileView, nl needleLines, n norms, fileOf []int, first, 
 		var ns, fs []string
 		for i, j := range fileOf {
 			if j >= 0 {
-				ns, fs = append(ns, nl.lines[i]), append(fs, f.lines[j])
+				ns, fs = append(ns, nl.lines[i]), append(fs, f.line(j))
 			}
 		}
 		m.ind = classifyIndent(ns, fs)
@@ -54,11 +54,12 @@ func newAlignedMatch(f *fileView, nl needleLines, n norms, fileOf []int, first, 
 // place is the Place of m: whole lines, with the last line's line ending
 // when the needle ended with one.
 func (m *lineMatch) place() Place {
-	end := m.f.textEnd[m.last]
+	start, _, _ := m.f.bounds(m.first)
+	_, end, lineEnd := m.f.bounds(m.last)
 	if m.nl.eol {
-		end = m.f.end[m.last]
+		end = lineEnd
 	}
-	return Place{Start: m.f.start[m.first], End: end, Line: m.first + 1, EndLine: m.last + 1,
+	return Place{Start: start, End: end, Line: m.first + 1, EndLine: m.last + 1,
 		Forgave: m.forgave(), Score: 1, adapt: m.adapt}
 }
 
@@ -97,14 +98,14 @@ func (m *lineMatch) adapt(r string) string {
 			// replacement keeps are kept too: the agent never saw them.
 			for k := prev + 1; k < j; k++ {
 				if !m.paired(k) {
-					out, src = append(out, m.f.lines[k]), append(src, k)
+					out, src = append(out, m.f.line(k)), append(src, k)
 				}
 			}
 		}
 		if ri == leadingSpace(m.nl.lines[i]) {
-			out = append(out, m.f.lines[j])
+			out = append(out, m.f.line(j))
 		} else {
-			out = append(out, m.ind.indent(ri)+strings.TrimLeft(m.f.lines[j], " \t"))
+			out = append(out, m.ind.indent(ri)+strings.TrimLeft(m.f.line(j), " \t"))
 		}
 		src = append(src, j)
 		cursor, prev = i+1, j
@@ -116,7 +117,7 @@ func (m *lineMatch) adapt(r string) string {
 			b.WriteString(m.eolAfter(src[k], src[k+1]))
 		}
 	}
-	if rl.eol && (!m.nl.eol || m.f.end[m.last] > m.f.textEnd[m.last]) {
+	if _, te, e := m.f.bounds(m.last); rl.eol && (!m.nl.eol || e > te) {
 		b.WriteString(m.eolAfter(src[len(src)-1], m.last+1))
 	}
 	return b.String()
@@ -127,8 +128,10 @@ func (m *lineMatch) adapt(r string) string {
 // other in the file, the file's own line ending (a mixed file keeps its
 // bytes); else the file's usual one.
 func (m *lineMatch) eolAfter(j, next int) string {
-	if j >= 0 && next == j+1 && m.f.end[j] > m.f.textEnd[j] {
-		return string(m.f.content[m.f.textEnd[j]:m.f.end[j]])
+	if j >= 0 && next == j+1 {
+		if _, te, e := m.f.bounds(j); e > te {
+			return m.f.all[te:e]
+		}
 	}
 	return m.f.eol
 }
@@ -175,7 +178,7 @@ func (m *lineMatch) forgave() string {
 		if m.fileOf[i] < 0 {
 			continue
 		}
-		b := m.f.lines[m.fileOf[i]]
+		b := m.f.line(m.fileOf[i])
 		if a == b || m.n.key(a) != m.n.key(b) {
 			continue // equal, or one Similar tells of
 		}

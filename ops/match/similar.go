@@ -59,7 +59,7 @@ func findSimilar(f *fileView, nl needleLines, n norms) *Match {
 	if !ok0 || !ok1 {
 		return nil
 	}
-	want := make([]int, k)
+	want := make([]int32, k)
 	for i, key := range keys {
 		if id, ok := dict[key]; ok {
 			want[i] = id
@@ -107,7 +107,7 @@ func findSimilar(f *fileView, nl needleLines, n norms) *Match {
 // key the file lacks) with file lines first..last by edit distance, within
 // a band around the diagonal, and accepts the block when its similarity
 // reaches SimilarityThreshold.
-func scoreBlock(f *fileView, keys []string, want, ids []int, first, last int, n norms) (similarBlock, bool) {
+func scoreBlock(f *fileView, keys []string, want, ids []int32, first, last int, n norms) (similarBlock, bool) {
 	k, l := len(keys), last-first+1
 	fk := make([]string, l)
 	wa, wb := make([]int, k), make([]int, l)
@@ -117,7 +117,7 @@ func scoreBlock(f *fileView, keys []string, want, ids []int, first, last int, n 
 		sa += wa[i]
 	}
 	for j := range l {
-		fk[j] = n.key(f.lines[first+j])
+		fk[j] = f.key(first+j, n)
 		wb[j] = utf8.RuneCountInString(fk[j]) + 1
 		sb += wb[j]
 	}
