@@ -122,6 +122,8 @@ func scoreBlock(f *fileView, keys []string, want, ids []int32, first, last int, 
 		sb += wb[j]
 	}
 	total := max(sa, sb)
+	// The most edits the threshold allows (1-SimilarityThreshold is exact
+	// constant arithmetic, so a whole number of edits is not floored away).
 	budget := int((1 - SimilarityThreshold) * float64(total))
 	if abs(sa-sb) > budget {
 		return similarBlock{}, false
