@@ -16,16 +16,17 @@ import (
 // one key per line and a lookup in a map of the needle's few keys.
 //
 // Its memory is one copy of the content, one int per line and, per
-// normalization used, one int32 per line: a 10 MB file of empty lines
-// costs about 130 MB, not the gigabyte a string per line would.
+// normalization used (and for Unicode keys), one int32 per line: a 10 MB
+// file of empty lines costs about 130 MB, not the gigabyte a string per
+// line would.
 type fileView struct {
 	content []byte
 	all     string // content, once copied; lines are its substrings
 	eol     string // text.DetectEOL(content)
 	starts  []int  // each line's start, then len(content)
 	needle  []string
-	uni     map[int]string // uniKey of the lines it changes, once computed
-	uniDone bool
+	uniIdx  []int32  // per line, the index in uni of its uniKey, -1 when it is the line
+	uni     []string // uniKey of the lines it changes, once computed
 	ids     map[norms][]int32
 	dict    map[norms]map[string]int32
 }
@@ -71,19 +72,20 @@ func (f *fileView) line(i int) string {
 
 // uniLine is line i's uniKey.
 func (f *fileView) uniLine(i int) string {
-	if !f.uniDone {
-		f.uni = map[int]string{}
-		for j := range f.count() {
+	if f.uniIdx == nil {
+		f.uniIdx = make([]int32, f.count())
+		for j := range f.uniIdx {
+			f.uniIdx[j] = -1
 			if l := f.line(j); !isASCII(l) {
 				if u := uniKey(l); u != l {
-					f.uni[j] = u
+					f.uniIdx[j] = int32(len(f.uni))
+					f.uni = append(f.uni, u)
 				}
 			}
 		}
-		f.uniDone = true
 	}
-	if u, ok := f.uni[i]; ok {
-		return u
+	if k := f.uniIdx[i]; k >= 0 {
+		return f.uni[k]
 	}
 	return f.line(i)
 }
