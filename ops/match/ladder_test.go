@@ -206,6 +206,23 @@ func TestLadderIndentation(t *testing.T) {
 			wantFile:    "    if c:\n      a()  \n    b()\n",
 		},
 		{
+			name:      "VS Code #318234: an exact match is never re-indented, a deliberate one-space change stays one space",
+			content:   "```text\n  example-command\n```\n",
+			needle:    "  example-command\n",
+			repl:      "   example-command\n",
+			wantStage: Exact,
+			wantFile:  "```text\n   example-command\n```\n",
+		},
+		{
+			name:        "VS Code #318234 at Indentation: the agent's extra space is kept relative to the file's indent",
+			content:     "    example-command\n    next\n",
+			needle:      "  example-command\n  next\n",
+			repl:        "   example-command\n  next\n",
+			wantStage:   Indentation,
+			wantForgave: "indentation off by 2 spaces on 2 lines",
+			wantFile:    "     example-command\n    next\n",
+		},
+		{
 			name:        "CRLF file: adapted replacement uses CRLF",
 			content:     "  a\r\n  b\r\n",
 			needle:      "a\nb\n",
