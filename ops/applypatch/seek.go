@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/git-edit/git-edit/ops/match"
 )
 
 // tolerance is one rung of the ladder Codex's seek_sequence climbs: how two
@@ -237,19 +239,8 @@ func indexInts(s, pattern []int) int {
 	return -1
 }
 
-// asciiPunctuation maps the typographic characters Codex reads as ASCII:
-// dashes and the minus sign, curly single and double quotes, and the
-// non-breaking and other Unicode spaces.
-var asciiPunctuation = strings.NewReplacer(
-	"\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2015", "-", "\u2212", "-",
-	"\u2018", "'", "\u2019", "'", "\u201A", "'", "\u201B", "'",
-	"\u201C", `"`, "\u201D", `"`, "\u201E", `"`, "\u201F", `"`,
-	"\u00A0", " ", "\u2002", " ", "\u2003", " ", "\u2004", " ", "\u2005", " ", "\u2006", " ",
-	"\u2007", " ", "\u2008", " ", "\u2009", " ", "\u200A", " ", "\u202F", " ", "\u205F", " ", "\u3000", " ",
-)
-
 // normalize is the last rung's view of a line: trimmed, then typographic
 // punctuation read as ASCII.
 func normalize(s string) string {
-	return asciiPunctuation.Replace(strings.TrimSpace(s))
+	return match.ASCIIPunctuation(strings.TrimSpace(s))
 }
