@@ -25,6 +25,9 @@ type Forgiven struct {
 // h.Bare context lines read without their leading space, n.early when
 // found before the previous hunk's lines, and n.also the further places
 // its lines occur.
+//
+// Its sentence is the result's; its Trailer "<stage>: hunk N of PATH at
+// line L, <what>" the Edit-Match trailer's.
 func hunkNote(op FileOp, n noted) Forgiven {
 	hi, at, t, old, matched, h, early, also := n.hi, n.at, n.t, n.old, n.matched, n.h, n.early, n.also
 	var forgave []string
@@ -61,7 +64,10 @@ func hunkNote(op FileOp, n noted) Forgiven {
 	if len(forgave) > 0 {
 		sb.WriteString(" ignoring " + strings.Join(forgave, " and "))
 	}
-	if t >= surroundWS && reindented && hasAdded(h.Lines) {
+	switch {
+	case n.asSent:
+		sb.WriteString("; its added lines were written as sent (their indentation could not be adapted to the file's: check them)")
+	case t >= surroundWS && reindented && hasAdded(h.Lines):
 		sb.WriteString("; its added lines were re-indented as the file indents the lines they follow")
 	}
 	if t == escapes && slices.ContainsFunc(h.Lines, func(l Line) bool { return l.Op == '+' && strings.Contains(l.Text, `\t`) }) {
@@ -118,4 +124,9 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// leading is s's indentation: its leading spaces and tabs.
+func leading(s string) string {
+	return s[:len(s)-len(strings.TrimLeft(s, " \t"))]
 }

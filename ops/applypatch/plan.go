@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-edit/git-edit/ops/match"
 	"github.com/git-edit/git-edit/ops/text"
 )
 
@@ -194,7 +195,7 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			}
 			runs = append(runs, run{from: at, to: at, added: addedLines(lines)})
 			if h.Bare > 0 || early {
-				pending = append(pending, noted{hi, at, exact, nil, nil, h, early, nil})
+				pending = append(pending, noted{hi, at, exact, nil, nil, h, early, nil, false})
 			}
 			continue
 		}
@@ -237,16 +238,23 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			}
 		}
 		matched := f.lines[at : at+len(old)]
-		if t != exact || h.Bare > 0 || early || len(also) > 0 {
-			pending = append(pending, noted{hi, at, t, old, matched, h, early, also})
-		}
 		if t == escapes {
 			// Matched with the literal `\t`s read as tabs: the added
 			// lines were escaped the same way.
 			lines = unescapeTabs(lines)
 		}
+		asSent := false
 		if t >= surroundWS {
-			lines = adaptAdded(lines, matched)
+			// Added lines adapted the way the match was: re-indented,
+			// and a line repeating a removed one as the file has it.
+			adapted, ok := adaptByLadder(lines, matched)
+			if ok {
+				lines = adapted
+			}
+			asSent = !ok && hasAdded(lines)
+		}
+		if t != exact || h.Bare > 0 || early || len(also) > 0 {
+			pending = append(pending, noted{hi, at, t, old, matched, h, early, also, asSent})
 		}
 		runs = append(runs, hunkRuns(at, lines)...)
 		cursor = at + len(old)
@@ -285,6 +293,7 @@ type noted struct {
 	h       Hunk
 	early   bool
 	also    []int
+	asSent  bool // added lines written as sent: ops/match could not adapt them
 }
 
 // maxOthers is how many further places of an ambiguous hunk a result names.
@@ -297,45 +306,41 @@ type span struct {
 	hunk     int
 }
 
-// adaptAdded returns lines with each added line adapted to the file the
-// way the hunk's lines were matched (matched are the file lines the
-// context and removed lines matched): an added line that repeats a removed
-// line is that line as the file has it (the characters forgiven on it
-// kept), and every other added line is re-indented by the offset the match
-// found (indentMap; an added line that replaces removed lines takes its
-// indentation from the first of them).
-func adaptAdded(lines []Line, matched []string) []Line {
+// adaptByLadder adapts lines' added lines with ops/match: the hunk's
+// context and removed lines are found in the lines they matched, and the
+// hunk's new text for them (context and added lines) is adapted as
+// Match.Replacement adapts a replacement. It reports false when ops/match
+// does not find the old lines as the whole region, or the adapted text
+// does not keep one line per line.
+func adaptByLadder(lines []Line, matched []string) ([]Line, bool) {
 	old := oldLines(lines)
-	m := newIndentMap(old, matched)
-	out := make([]Line, len(lines))
-	near, j := -1, 0
-	removed, first := -1, "" // the run's first removed line, first added line
-	for i, l := range lines {
-		out[i] = l
-		switch l.Op {
-		case ' ':
-			removed, first = -1, ""
-			near = j
-			j++
-			continue
-		case '-':
-			if removed < 0 && strings.TrimSpace(l.Text) != "" {
-				removed = j
-			}
-			near = j
-			j++
-			continue
-		}
-		if k := slices.IndexFunc(lines, func(r Line) bool { return r.Op == '-' && r.Text == l.Text }); k >= 0 {
-			out[i].Text = matched[oldIndex(lines, k)]
-			continue
-		}
-		if first == "" && strings.TrimSpace(l.Text) != "" {
-			first = l.Text
-		}
-		out[i].Text = m.applyRun(l.Text, near, removed, first)
+	region := strings.Join(matched, "\n") + "\n"
+	m, err := match.Find([]byte(region), strings.Join(old, "\n")+"\n", match.Of(match.TrailingSpace, match.Unicode, match.Indentation, match.Escapes))
+	if err != nil || len(m.Places) != 1 || m.Places[0].Start != 0 || m.Places[0].End != len(region) {
+		return nil, false
 	}
-	return out
+	var repl []string
+	for _, l := range lines {
+		if l.Op != '-' {
+			repl = append(repl, l.Text)
+		}
+	}
+	adapted := strings.Split(strings.TrimSuffix(m.Replacement(0, strings.Join(repl, "\n")+"\n"), "\n"), "\n")
+	if len(adapted) != len(repl) {
+		return nil, false
+	}
+	out := slices.Clone(lines)
+	k := 0
+	for i, l := range lines {
+		switch l.Op {
+		case '+':
+			out[i].Text = adapted[k]
+			k++
+		case ' ':
+			k++
+		}
+	}
+	return out, true
 }
 
 // unescapeTabs returns lines with each literal `\t` a tab.
@@ -345,18 +350,6 @@ func unescapeTabs(lines []Line) []Line {
 		out[i] = Line{Op: l.Op, Text: strings.ReplaceAll(l.Text, `\t`, "\t")}
 	}
 	return out
-}
-
-// oldIndex is the index among lines' context and removed lines of
-// lines[k] (not added).
-func oldIndex(lines []Line, k int) int {
-	n := 0
-	for _, l := range lines[:k] {
-		if l.Op != '+' {
-			n++
-		}
-	}
-	return n
 }
 
 // hunkRuns turns a hunk matched at line at into runs: each stretch of
