@@ -116,6 +116,15 @@ func TestForgiveReindent_CopilotIssue267547(t *testing.T) {
 			matched: []string{"indentation: hunk 1 of t.py at line 2, leading whitespace on 2 lines"},
 		},
 		{
+			name:  "codex str::trim: no-break-space indentation ops/match cannot re-indent: added lines as sent, and said so",
+			files: map[string]string{"n.txt": "\u00a0\u00a0x = 1\ny\n"},
+			patch: "*** Begin Patch\n*** Update File: n.txt\n@@\n-x = 1\n+x = 2\n y\n*** End Patch",
+			want:  map[string]string{"n.txt": "x = 2\ny\n"},
+			result: "Success. Updated the following files:\nM n.txt\n" +
+				"Hunk 1 of n.txt matched at line 1 ignoring leading whitespace on 1 line; its added lines were written as sent (their indentation could not be adapted to the file's: check them).\n",
+			matched: []string{"indentation: hunk 1 of n.txt at line 1, leading whitespace on 1 line"},
+		},
+		{
 			name:   "codex exact match: added lines written as sent, nothing said",
 			files:  map[string]string{"e.py": "if x:\n    a = 1\n"},
 			patch:  "*** Begin Patch\n*** Update File: e.py\n@@\n if x:\n-    a = 1\n+  a = 2\n*** End Patch",
