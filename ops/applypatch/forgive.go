@@ -52,6 +52,9 @@ func hunkNote(op FileOp, n noted) Forgiven {
 			forgave = append(forgave, l.forgave()+" on "+plural(n, "line"))
 		}
 	}
+	if n.split > 0 {
+		forgave = append(forgave, "a literal \\n written for a line break on "+plural(n.split, "patch line"))
+	}
 	if h.Bare > 0 {
 		forgave = append(forgave, "a missing leading space on "+plural(h.Bare, "context line"))
 	}
@@ -93,7 +96,10 @@ func hunkNote(op FileOp, n noted) Forgiven {
 	f := Forgiven{Text: sb.String()}
 	if len(forgave) > 0 {
 		stage := t.stageName()
-		if t == exact {
+		switch {
+		case t == exact && n.split > 0:
+			stage = escapes.stageName()
+		case t == exact:
 			stage = "patch"
 		}
 		f.Trailer = fmt.Sprintf("%s: hunk %d of %s at line %d, %s", stage, hi+1, op.Path, at+1, strings.Join(forgave, " and "))

@@ -232,6 +232,21 @@ func TestForgiveLooserPatches(t *testing.T) {
 			matched: []string{"escapes: hunk 1 of t.go at line 2, a literal \\t written for a tab on 2 lines"},
 		},
 		{
+			name:    "Gemini CLI editCorrector over-escaped newlines: a block sent on one patch line with literal \\n",
+			files:   map[string]string{"e.py": "if x:\n    y = 1\n    z = 2\n"},
+			patch:   "*** Begin Patch\n*** Update File: e.py\n@@\n-    y = 1\\n    z = 2\n+    y = 3\\n    z = 4\n*** End Patch",
+			want:    map[string]string{"e.py": "if x:\n    y = 3\n    z = 4\n"},
+			result:  ok + "M e.py\nHunk 1 of e.py matched at line 2 ignoring a literal \\n written for a line break on 2 patch lines.\n",
+			matched: []string{"escapes: hunk 1 of e.py at line 2, a literal \\n written for a line break on 2 patch lines"},
+		},
+		{
+			name:   "codex: a literal \\n the file has is matched as written, never split",
+			files:  map[string]string{"c.c": "printf(\"a\\n\");\n"},
+			patch:  "*** Begin Patch\n*** Update File: c.c\n@@\n-printf(\"a\\n\");\n+printf(\"b\\n\");\n*** End Patch",
+			want:   map[string]string{"c.c": "printf(\"b\\n\");\n"},
+			result: ok + "M c.c\n",
+		},
+		{
 			name:    "Codex NFC/NFD: a decomposed é in the patch, composed in the file",
 			files:   map[string]string{"c.txt": "caf\u00e9 au lait\nfin\n"},
 			patch:   "*** Begin Patch\n*** Update File: c.txt\n@@\n-cafe\u0301 au lait\n+the\u0301\n fin\n*** End Patch",

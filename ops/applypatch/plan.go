@@ -195,7 +195,7 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			}
 			runs = append(runs, run{from: at, to: at, added: addedLines(lines)})
 			if h.Bare > 0 || early {
-				pending = append(pending, noted{hi, at, exact, nil, nil, h, early, nil, false})
+				pending = append(pending, noted{hi, at, exact, nil, nil, h, early, nil, false, 0})
 			}
 			continue
 		}
@@ -204,6 +204,14 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			lines = lines[:len(lines)-1]
 			old = old[:len(old)-1]
 			at, t, ok = f.seekAt(old, cursor, h.EndOfFile)
+		}
+		split := 0 // lines whose literal `\n`s were read as line breaks
+		if !ok {
+			if lines2, n := splitEscapedNewlines(lines); n > 0 {
+				if at2, t2, ok2 := f.seekAt(oldLines(lines2), cursor, h.EndOfFile); ok2 {
+					lines, old, at, t, ok, split = lines2, oldLines(lines2), at2, t2, true, n
+				}
+			}
 		}
 		if !ok && cursor > 0 && !h.EndOfFile && budget >= count {
 			budget -= count
@@ -253,8 +261,8 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			}
 			asSent = !ok && hasAdded(lines)
 		}
-		if t != exact || h.Bare > 0 || early || len(also) > 0 {
-			pending = append(pending, noted{hi, at, t, old, matched, h, early, also, asSent})
+		if t != exact || h.Bare > 0 || early || len(also) > 0 || split > 0 {
+			pending = append(pending, noted{hi, at, t, old, matched, h, early, also, asSent, split})
 		}
 		runs = append(runs, hunkRuns(at, lines)...)
 		cursor = at + len(old)
@@ -266,7 +274,7 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 		n.also = slices.DeleteFunc(n.also, func(a int) bool {
 			return slices.ContainsFunc(placed, func(p span) bool { return p.hunk != n.hi && p.from <= a && a < p.to })
 		})
-		if n.t != exact || n.h.Bare > 0 || n.early || len(n.also) > 0 {
+		if n.t != exact || n.h.Bare > 0 || n.early || len(n.also) > 0 || n.split > 0 {
 			notes = append(notes, hunkNote(op, n))
 		}
 	}
@@ -294,6 +302,28 @@ type noted struct {
 	early   bool
 	also    []int
 	asSent  bool // added lines written as sent: ops/match could not adapt them
+	split   int  // patch lines whose literal `\n`s were read as line breaks
+}
+
+// splitEscapedNewlines returns lines with each line holding a literal
+// `\n` split there into lines of the same kind (a model that escaped the
+// line breaks of a block it wrote on one line), and how many lines were
+// split. It is tried only for a hunk found nowhere as written: a literal
+// `\n` in the file (a C string, say) is matched as written first.
+func splitEscapedNewlines(lines []Line) ([]Line, int) {
+	var out []Line
+	n := 0
+	for _, l := range lines {
+		if !strings.Contains(l.Text, `\n`) {
+			out = append(out, l)
+			continue
+		}
+		n++
+		for _, part := range strings.Split(l.Text, `\n`) {
+			out = append(out, Line{Op: l.Op, Text: part})
+		}
+	}
+	return out, n
 }
 
 // maxOthers is how many further places of an ambiguous hunk a result names.
