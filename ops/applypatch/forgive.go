@@ -31,19 +31,11 @@ type Forgiven struct {
 func hunkNote(op FileOp, n noted) Forgiven {
 	hi, at, t, old, matched, h, early, also := n.hi, n.at, n.t, n.old, n.matched, n.h, n.early, n.also
 	var forgave []string
-	reindented := false
 	counts := map[tolerance]int{}
 	for j := range old {
 		if j < len(matched) {
 			if l := lowest(old[j], matched[j]); l != exact {
 				counts[l]++
-			}
-			o := old[j]
-			if t == escapes {
-				o = strings.ReplaceAll(o, `\t`, "\t") // as the lines were adapted
-			}
-			if strings.TrimSpace(o) != "" && strings.TrimSpace(matched[j]) != "" && leading(o) != leading(matched[j]) {
-				reindented = true
 			}
 		}
 	}
@@ -70,7 +62,7 @@ func hunkNote(op FileOp, n noted) Forgiven {
 	switch {
 	case n.asSent:
 		sb.WriteString("; its added lines were written as sent (their indentation could not be adapted to the file's: check them)")
-	case t >= surroundWS && reindented && hasAdded(h.Lines):
+	case n.reindented:
 		sb.WriteString("; its added lines were re-indented as the file indents the lines they follow")
 	}
 	if t == escapes && slices.ContainsFunc(h.Lines, func(l Line) bool { return l.Op == '+' && strings.Contains(l.Text, `\t`) }) {

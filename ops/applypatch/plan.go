@@ -195,7 +195,7 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			}
 			runs = append(runs, run{from: at, to: at, added: addedLines(lines)})
 			if h.Bare > 0 || early {
-				pending = append(pending, noted{hi, at, exact, nil, nil, h, early, nil, false, 0})
+				pending = append(pending, noted{hi, at, exact, nil, nil, h, early, nil, false, 0, false})
 			}
 			continue
 		}
@@ -251,18 +251,19 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			// lines were escaped the same way.
 			lines = unescapeTabs(lines)
 		}
-		asSent := false
+		asSent, reindented := false, false
 		if t >= surroundWS {
 			// Added lines adapted the way the match was: re-indented,
 			// and a line repeating a removed one as the file has it.
 			adapted, ok := adaptByLadder(lines, matched)
 			if ok {
+				reindented = indentChanged(lines, adapted)
 				lines = adapted
 			}
 			asSent = !ok && hasAdded(lines)
 		}
 		if t != exact || h.Bare > 0 || early || len(also) > 0 || split > 0 {
-			pending = append(pending, noted{hi, at, t, old, matched, h, early, also, asSent, split})
+			pending = append(pending, noted{hi, at, t, old, matched, h, early, also, asSent, split, reindented})
 		}
 		runs = append(runs, hunkRuns(at, lines)...)
 		cursor = at + len(old)
@@ -303,6 +304,20 @@ type noted struct {
 	also    []int
 	asSent  bool // added lines written as sent: ops/match could not adapt them
 	split   int  // patch lines whose literal `\n`s were read as line breaks
+	// reindented: an added line's indentation was adapted to the file's.
+	reindented bool
+}
+
+// indentChanged reports whether adapting lines to after changed the
+// indentation of an added line that is not written as the file has a
+// removed line.
+func indentChanged(before, after []Line) bool {
+	for i, l := range before {
+		if l.Op == '+' && leading(l.Text) != leading(after[i].Text) && !slices.ContainsFunc(before, func(r Line) bool { return r.Op == '-' && r.Text == l.Text }) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitEscapedNewlines returns lines with each line holding a literal
