@@ -146,9 +146,10 @@ var (
 	// follows: "bash -lc", `sh -c '`.
 	shellLine = regexp.MustCompile(`^\s*(?:ba|z|da)?sh\s+-[a-z]*c\s*['"]?\s*$`)
 	// heredocOpen is a heredoc's first line: anything (a command, such as
-	// "cat" or "apply_patch", maybe after "bash -lc '"), then <<WORD,
-	// <<'WORD' or <<"WORD" with matching quotes, and nothing after.
-	heredocOpen = regexp.MustCompile(`^[^*]*?<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))\s*$`)
+	// "cat" or "apply_patch", maybe after "bash -lc '") but a redirection
+	// (`cat > p.diff <<EOF` writes a file, it applies nothing), then
+	// <<WORD, <<'WORD' or <<"WORD" with matching quotes, and nothing after.
+	heredocOpen = regexp.MustCompile(`^[^*>]*?<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))\s*$`)
 )
 
 // unwrapShell returns the lines inside a shell heredoc wrapper, after any
