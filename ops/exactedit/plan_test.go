@@ -154,15 +154,22 @@ func TestPlanMultiEdit(t *testing.T) {
 	tests := []struct {
 		name, content string
 		edits         []EditArgs
+		seq           bool
 		want          string
 		span          text.Edit
 		replacements  int
 		line          int
 		notes         []string
 	}{
-		{name: "edit 2 depends on edit 1", content: "a\nfoo()\nb\n",
-			edits: []EditArgs{{OldString: "foo()", NewString: "bar()"}, {OldString: "bar()\nb", NewString: "bar()\nbaz()"}},
-			want:  "a\nbar()\nbaz()\n", span: text.Edit{Start: 2, End: 9, New: "bar()\nbaz()"}, replacements: 2, line: 2},
+		{name: "sequential: edit 2 changes only what edit 1 wrote", content: "a\nfoo()\nb\n", seq: true,
+			edits: []EditArgs{{OldString: "foo()", NewString: "bar()\nb2"}, {OldString: "b2", NewString: "baz()"}},
+			want:  "a\nbar()\nbaz()\nb\n", span: text.Edit{Start: 2, End: 5, New: "bar()\nbaz"}, replacements: 2, line: 2},
+		{name: "edits side by side, touching but not overlapping", content: "foobar\n",
+			edits: []EditArgs{{OldString: "foo", NewString: "X"}, {OldString: "bar", NewString: "Y"}},
+			want:  "XY\n", span: text.Edit{Start: 0, End: 6, New: "XY"}, replacements: 2, line: 1},
+		{name: "an edit after a deletion, not spanning it", content: "a\nb\nc\n",
+			edits: []EditArgs{{OldString: "b\n", NewString: ""}, {OldString: "c", NewString: "C"}},
+			want:  "a\nC\n", span: text.Edit{Start: 2, End: 5, New: "C"}, replacements: 2, line: 2},
 		{name: "two far-apart edits make one window", content: "one\ntwo\nthree\nfour\n",
 			edits: []EditArgs{{OldString: "one", NewString: "1"}, {OldString: "four", NewString: "4"}},
 			want:  "1\ntwo\nthree\n4\n", span: text.Edit{Start: 0, End: 18, New: "1\ntwo\nthree\n4"}, replacements: 2, line: 1},
@@ -172,11 +179,11 @@ func TestPlanMultiEdit(t *testing.T) {
 		{name: "replace_all inside a batch", content: "x y x\nz\n",
 			edits: []EditArgs{{OldString: "x", NewString: "w", ReplaceAll: true}, {OldString: "z", NewString: "x"}},
 			want:  "w y w\nx\n", span: text.Edit{Start: 0, End: 7, New: "w y w\nx"}, replacements: 3, line: 1},
-		{name: "net effect nothing: no edits", content: "a\n",
+		{name: "net effect nothing: no edits", content: "a\n", seq: true,
 			edits: []EditArgs{{OldString: "a", NewString: "b"}, {OldString: "b", NewString: "a"}},
 			want:  "a\n", replacements: 2},
 		{name: "CRLF file stays CRLF", content: "a\r\nb\r\nc\r\n",
-			edits: []EditArgs{{OldString: "a\nb", NewString: "A\nB"}, {OldString: "B\nc", NewString: "B\nC\nD"}},
+			edits: []EditArgs{{OldString: "a\nb", NewString: "A\nB"}, {OldString: "c", NewString: "C\nD"}},
 			want:  "A\r\nB\r\nC\r\nD\r\n", span: text.Edit{Start: 0, End: 7, New: "A\r\nB\r\nC\r\nD"}, replacements: 2, line: 1},
 		{name: "BOM kept, no final newline kept", content: text.BOM + "x\ny",
 			edits: []EditArgs{{OldString: "y", NewString: "z"}},
@@ -189,7 +196,7 @@ func TestPlanMultiEdit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			content := []byte(tt.content)
-			p, err := PlanMultiEdit(content, tt.edits)
+			p, err := PlanMultiEdit(content, MultiEditArgs{Edits: tt.edits, Sequential: tt.seq})
 			if err != nil {
 				t.Fatalf("err = %v", err)
 			}
@@ -249,7 +256,7 @@ The first difference is at line 2, in whitespace only: the file has "beta" where
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := PlanMultiEdit([]byte(content), tt.edits)
+			p, err := PlanMultiEdit([]byte(content), MultiEditArgs{Edits: tt.edits})
 			checkFailure(t, err, tt.msg, tt.details, tt.is)
 			if p.Edits != nil || p.Replacements != 0 || p.Notes != nil {
 				t.Errorf("planned %+v with an error", p)
