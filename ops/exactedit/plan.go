@@ -681,16 +681,16 @@ func overlapFailure(orig, cur []byte, r region, i int, o occurrence, sequential 
 		return fmt.Sprintf("lines %d-%d", a, b)
 	}
 	n, m := r.edit+1, i+1
-	var wrote string
+	wrote := fmt.Sprintf("edit %d wrote %s there, in place of %s of the file as read", n, span(x, r.start, r.end), span(ox, r.origStart, r.origEnd))
+	changed := fmt.Sprintf("what edit %d just wrote", n)
 	if r.start == r.end {
 		wrote = fmt.Sprintf("edit %d deleted %s of the file as read, and edit %d's place spans that deletion", n, span(ox, r.origStart, r.origEnd), m)
-	} else {
-		wrote = fmt.Sprintf("edit %d wrote %s there, in place of %s of the file as read", n, span(x, r.start, r.end), span(ox, r.origStart, r.origEnd))
+		changed = fmt.Sprintf("the text on both sides of what edit %d just deleted", n)
 	}
 	d := fmt.Sprintf("Edit %d's old_string matches %s of the file as the edits before it leave it, and %s. "+
-		"Applying edit %d there would change what edit %d just wrote, which is how a MultiEdit duplicates or garbles a block. "+
+		"Applying edit %d there would change %s, which is how a MultiEdit duplicates or garbles a block. "+
 		"Merge the two edits into one (one old_string covering both places, copied from the file as read)",
-		m, span(x, o.start, o.end), wrote, m, n)
+		m, span(x, o.start, o.end), wrote, m, changed)
 	inside := r.start < r.end && r.start <= o.start && o.end <= r.end
 	switch {
 	case inside && !sequential:
