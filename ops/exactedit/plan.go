@@ -197,6 +197,15 @@ func planLadder(content []byte, a EditArgs, p Planned, each bool) (Planned, iter
 	if err != nil {
 		return Planned{}, nil, notFound(content, a.OldString)
 	}
+	if m.Count > len(m.Places) {
+		lines := make([]int, len(m.Places))
+		for i, pl := range m.Places {
+			lines[i] = pl.Line
+		}
+		return Planned{}, nil, &Failure{Message: MsgMultiple, Err: ErrAmbiguous, Details: fmt.Sprintf(
+			"Found %d occurrences at the ladder's %s stage (none matches exactly), the first at %s: more than the %d places a near match may replace. Copy old_string exactly from the file, or include more surrounding context to make it unique",
+			m.Count, m.Stage, text.DescribeLines(lines[:1]), match.MaxPlaces)}
+	}
 	places := make([]place, len(m.Places))
 	for i, pl := range m.Places {
 		places[i] = place{start: pl.Start, end: pl.End, line: pl.Line, repl: m.Replacement(i, a.NewString), forgave: pl.Forgave}
@@ -230,7 +239,7 @@ func finish(content []byte, a EditArgs, p Planned, places []place, stage string)
 	if stage != "" {
 		p.Forgiven = fmt.Sprintf("old_string was not found exactly; it matched at the ladder's %s stage", stage)
 		if len(forgave) > 0 {
-			p.Forgiven += " (" + strings.Join(forgave, "; ") + ")"
+			p.Forgiven += ", forgiving " + strings.Join(forgave, "; ")
 		}
 		p.Forgiven += "."
 	}
