@@ -105,7 +105,7 @@ func ModifiedSinceRead(path string) *Failure {
 // no file exists.
 func FileNotFound(path string) *Failure {
 	return &Failure{Message: MsgFileNotFound, Err: ErrFileNotFound,
-		Details: fmt.Sprintf("There is no file at %s; check file_path (Edit and MultiEdit change existing files only)", path)}
+		Details: fmt.Sprintf("There is no file at %s; check file_path, or, to create the file, send an empty old_string with the whole text as new_string", path)}
 }
 
 // InvalidArguments wraps a jsonargs refusal (or any error wrapping
