@@ -149,3 +149,24 @@ func TestAttackMultiEditOverlapAgainstByteOrigins(t *testing.T) {
 	}
 	t.Logf("%d refused, %d sequential changes of written text, %d applied", refused, nested, applied)
 }
+
+// BenchmarkMultiEditThreeEdits: a MultiEdit of three disjoint one-line
+// edits in a 20,000-line file, the overlap tracking included.
+func BenchmarkMultiEditThreeEdits(b *testing.B) {
+	var sb strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&sb, "\tline %d = compute(%d)\n", i, i)
+	}
+	content := []byte(sb.String())
+	edits := []EditArgs{
+		{OldString: "\tline 100 = compute(100)\n", NewString: "\tline 100 = compute(101)\n"},
+		{OldString: "\tline 10000 = compute(10000)\n", NewString: "\tline 10000 = x\n"},
+		{OldString: "\tline 19999 = compute(19999)\n", NewString: ""},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := PlanMultiEdit(content, MultiEditArgs{Edits: edits}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
