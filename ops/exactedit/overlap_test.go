@@ -47,7 +47,7 @@ func TestAttackMultiEditOverlapAgainstByteOrigins(t *testing.T) {
 		cut := make([]bool, len(cur)+1)
 		refuse, failed := -1, false
 		for i, e := range edits {
-			step, occ, err := plan(cur, e, true)
+			step, occ, err := plan(cur, e)
 			if err != nil {
 				failed = true
 				break

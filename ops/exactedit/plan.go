@@ -104,7 +104,7 @@ func PlanEdit(content []byte, oldString, newString string, replaceAll bool) (Pla
 // ErrAmbiguous; Details give the count and the lines), a count other than
 // ExpectedReplacements (MsgCountMismatch, ErrCountMismatch).
 func Plan(content []byte, a EditArgs) (Planned, error) {
-	p, _, err := plan(content, a, false)
+	p, _, err := plan(content, a)
 	return p, err
 }
 
@@ -112,10 +112,10 @@ func Plan(content []byte, a EditArgs) (Planned, error) {
 // against; MultiEdit tracks them to find edits that overlap.
 type occurrence struct{ start, end, newLen int }
 
-// plan is Plan; with each, it also returns a sequence of the places
-// replaced, in increasing order (yielded again on each range, holding none
-// of them for an exact replace_all).
-func plan(content []byte, a EditArgs, each bool) (Planned, iter.Seq[occurrence], error) {
+// plan is Plan; it also returns a sequence of the places replaced, in
+// increasing order (yielded again on each range, holding none of them for
+// an exact replace_all), for MultiEdit's overlap check.
+func plan(content []byte, a EditArgs) (Planned, iter.Seq[occurrence], error) {
 	oldString, newString := a.OldString, a.NewString
 	switch {
 	case oldString == "" && newString != "" && text.BOMLen(content) == len(content):
@@ -157,7 +157,7 @@ func plan(content []byte, a EditArgs, each bool) (Planned, iter.Seq[occurrence],
 		}
 	}
 	if !found {
-		return planLadder(content, a, p, each)
+		return planLadder(content, a, p)
 	}
 
 	n, repl := len(matched), text.ToEOL(newString, text.DetectEOL(content))
@@ -192,7 +192,7 @@ type place struct {
 }
 
 // planLadder climbs the ladder for an old_string not found exactly.
-func planLadder(content []byte, a EditArgs, p Planned, each bool) (Planned, iter.Seq[occurrence], error) {
+func planLadder(content []byte, a EditArgs, p Planned) (Planned, iter.Seq[occurrence], error) {
 	m, err := match.Find(content, a.OldString, Stages)
 	if err != nil {
 		return Planned{}, nil, notFound(content, a.OldString)
@@ -439,7 +439,7 @@ func PlanMultiEdit(content []byte, a MultiEditArgs) (Planned, error) {
 	var w written
 	cur := content
 	for i, e := range edits {
-		step, occ, err := plan(cur, e, true)
+		step, occ, err := plan(cur, e)
 		if err == nil && !w.add(len(cur), occ, a.Sequential) {
 			err = explainOverlap(content, a, i)
 		}
@@ -581,7 +581,7 @@ func explainOverlap(content []byte, a MultiEditArgs, i int) error {
 	var t tracker
 	cur := content
 	for k := 0; k <= i; k++ {
-		step, occ, err := plan(cur, a.Edits[k], true)
+		step, occ, err := plan(cur, a.Edits[k])
 		if err != nil {
 			return err // cannot happen: the same plans succeeded
 		}
