@@ -114,21 +114,21 @@ func (m *lineMatch) adapt(r string) string {
 	for k, l := range out {
 		b.WriteString(l)
 		if k+1 < len(out) {
-			b.WriteString(m.eolAfter(src[k], src[k+1]))
+			b.WriteString(m.eolAfter(src[k]))
 		}
 	}
 	if _, te, e := m.f.bounds(m.last); rl.eol && (!m.nl.eol || e > te) {
-		b.WriteString(m.eolAfter(src[len(src)-1], m.last+1))
+		b.WriteString(m.eolAfter(src[len(src)-1]))
 	}
 	return b.String()
 }
 
-// eolAfter is the line ending to write after file line j (-1: a line of
-// the agent's) when next follows it: between two lines that follow each
-// other in the file, the file's own line ending (a mixed file keeps its
-// bytes); else the file's usual one.
-func (m *lineMatch) eolAfter(j, next int) string {
-	if j >= 0 && next == j+1 {
+// eolAfter is the line ending to write after an out line that is file
+// line j (-1: a line of the agent's): a file line keeps its own line
+// ending (a mixed file keeps its bytes), any other line gets the file's
+// usual one.
+func (m *lineMatch) eolAfter(j int) string {
+	if j >= 0 {
 		if _, te, e := m.f.bounds(j); e > te {
 			return m.f.all[te:e]
 		}
@@ -169,9 +169,7 @@ func (m *lineMatch) forgave() string {
 	if m.esc != nil {
 		parts = append(parts, m.esc.describe())
 	}
-	if m.nl.crlf && m.f.eol == text.LF {
-		parts = append(parts, "CRLF line endings read as the file's LF")
-	}
+	parts = append(parts, m.lineEndings()...)
 	var trail, inner int
 	var quotes, dashes, spaces, nfd []int
 	for i, a := range m.nl.lines {
@@ -228,6 +226,42 @@ func (m *lineMatch) forgave() string {
 		parts = append(parts, "runs of spaces inside "+nLines(inner))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// lineEndings words the line endings the needle differs from the file
+// in at m: CRLF where the file has LF, LF where a file of mostly LF has
+// CRLF (LF for CRLF in a CRLF file is the allowance Exact makes too, not
+// worth saying), and a final line ending the file lacks.
+func (m *lineMatch) lineEndings() []string {
+	var crlfForLF, lfForCRLF []int
+	for i, j := range m.fileOf {
+		if j < 0 || (i == len(m.nl.lines)-1 && !m.nl.eol) {
+			continue
+		}
+		_, te, e := m.f.bounds(j)
+		switch fileCRLF := e-te == 2; {
+		case e == te: // the file's last line, without a line ending
+		case m.nl.crlf[i] && !fileCRLF:
+			crlfForLF = append(crlfForLF, j+1)
+		case !m.nl.crlf[i] && fileCRLF && m.f.eol == text.LF:
+			lfForCRLF = append(lfForCRLF, j+1)
+		}
+	}
+	var parts []string
+	switch {
+	case crlfForLF == nil:
+	case m.f.eol == text.LF:
+		parts = append(parts, "CRLF line endings read as the file's LF")
+	default:
+		parts = append(parts, "mixed line endings: CRLF read as the file's LF on "+text.DescribeLines(crlfForLF))
+	}
+	if lfForCRLF != nil {
+		parts = append(parts, "mixed line endings: LF read as the file's CRLF on "+text.DescribeLines(lfForCRLF))
+	}
+	if _, te, e := m.f.bounds(m.last); m.nl.eol && e == te {
+		parts = append(parts, "a final line break the file lacks")
+	}
+	return parts
 }
 
 // trailingSpace returns s's trailing spaces and tabs (and a stray "\r").
