@@ -30,3 +30,20 @@ func TestAttackSimilarOnRepeatedAnchorsIsBounded(t *testing.T) {
 		t.Fatalf("Find: %v %+v, want one Similar place at line %d", err, m, lines+1)
 	}
 }
+
+// TestAttackManyOverlappingLinePlacesStayLinear: a 2,000-line needle of
+// one repeated line (with a trailing space the file lacks) in a file of
+// 10,000 such lines has 8,001 overlapping places at TrailingSpace; the
+// earlier stage's check of each would be 16 million line comparisons, so
+// the file is keyed again instead. All places are reported.
+func TestAttackManyOverlappingLinePlacesStayLinear(t *testing.T) {
+	content := strings.Repeat("x = 1\n", 10000)
+	needle := strings.Repeat("x = 1 \n", 2000)
+	m, err := Find([]byte(content), needle, Of(TrailingSpace, Unicode, Indentation, InnerSpace))
+	if err != nil || m.Stage != TrailingSpace || m.Count != 8001 || len(m.Places) != 8001 {
+		t.Fatalf("Find: %v, want 8001 places at TrailingSpace", err)
+	}
+	if p := m.Places[8000]; p.Line != 8001 || p.EndLine != 10000 || p.End != len(content) {
+		t.Fatalf("last place %+v", p)
+	}
+}

@@ -103,12 +103,14 @@ func findSimilar(f *fileView, nl needleLines, n norms) *Match {
 		return nil
 	}
 	m := &Match{Stage: Similar, Count: len(blocks)}
-	for _, b := range blocks[:min(len(blocks), MaxPlaces)] {
-		pl := newAlignedMatch(f, nl, n, b.fileOf, b.first, b.last, Similar, nil).place()
+	for k, b := range blocks[:min(len(blocks), MaxPlaces)] {
+		pl := newAlignedMatch(f, nl, n, b.fileOf, b.first, b.last, Similar, nil).place(k < maxDescribed)
 		pl.Score = b.score
-		if pl.Forgave != "" {
+		switch {
+		case k >= maxDescribed:
+		case pl.Forgave != "":
 			pl.Forgave = b.words + ", " + pl.Forgave
-		} else {
+		default:
 			pl.Forgave = b.words
 		}
 		m.Places = append(m.Places, pl)
