@@ -124,7 +124,9 @@ type Place struct {
 // with text.FindExactSeq when Count > len(Places).
 const MaxPlaces = 10000
 
-// Match is what Find found.
+// Match is what Find found. Replacement may be called for any of its
+// places, any number of times, but not from several goroutines at once
+// (a place computes what adapting needs on first use).
 type Match struct {
 	// Stage is the stage that matched.
 	Stage Stage
