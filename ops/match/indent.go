@@ -11,11 +11,13 @@ import (
 type indentMode int
 
 const (
-	indSame    indentMode = iota // equal on every line: nothing forgiven
-	indAdd                       // the file has prefix more on every line
-	indRemove                    // the needle has prefix more on every line
-	indScaled                    // a w-space indent is the file's w*to/from
-	indPerLine                   // a different offset per line
+	indSame     indentMode = iota // equal on every line: nothing forgiven
+	indAdd                        // the file has prefix more on every line
+	indRemove                     // the needle has prefix more on every line
+	indScaled                     // a w-space indent is the file's w*to/from
+	indToTabs                     // from spaces of the needle are one tab of the file
+	indToSpaces                   // one tab of the needle is to spaces of the file
+	indPerLine                    // a different offset per line
 )
 
 // reindent is what the Indentation stage forgave at one place, and how a
@@ -23,7 +25,7 @@ const (
 type reindent struct {
 	mode     indentMode
 	prefix   string            // indAdd, indRemove: the offset
-	from, to int               // indScaled: the needle's and the file's indent unit, in spaces
+	from, to int               // indScaled, indToTabs, indToSpaces: the needle's and the file's indent unit, in spaces (1 for a tab)
 	perLine  map[string]string // indPerLine: needle indentation -> file indentation
 	keys     []string          // perLine's keys, longest first
 	lines    int               // how many lines' indentation differed
@@ -59,6 +61,14 @@ func classifyIndent(needle, file []string) reindent {
 	}
 	if from, to, ok := scaled(ns, fs); ok {
 		r.mode, r.from, r.to = indScaled, from, to
+		return r
+	}
+	if from, ok := tabbed(ns, fs); ok {
+		r.mode, r.from, r.to = indToTabs, from, 1
+		return r
+	}
+	if to, ok := tabbed(fs, ns); ok {
+		r.mode, r.from, r.to = indToSpaces, 1, to
 		return r
 	}
 	r.mode, r.perLine = indPerLine, map[string]string{}
@@ -107,6 +117,26 @@ func scaled(ns, fs []string) (from, to int, ok bool) {
 	return from, to, true
 }
 
+// tabbed reports whether a indents with spaces, n of them for each tab
+// b has on the same line (b indents with tabs only).
+func tabbed(a, b []string) (n int, ok bool) {
+	for i := range a {
+		if strings.Trim(a[i], " ") != "" || strings.Trim(b[i], "\t") != "" {
+			return 0, false
+		}
+		n = gcd(n, len(a[i]))
+	}
+	if n == 0 {
+		return 0, false
+	}
+	for i := range a {
+		if len(a[i]) != n*len(b[i]) {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
 func gcd(a, b int) int {
 	for b != 0 {
 		a, b = b, a%b
@@ -144,6 +174,14 @@ func (r reindent) indent(l string) string {
 			return l
 		}
 		return strings.Repeat(" ", len(l)/r.from*r.to+len(l)%r.from)
+	case indToTabs:
+		if strings.Trim(l, " ") != "" {
+			return l
+		}
+		return strings.Repeat("\t", len(l)/r.from) + strings.Repeat(" ", len(l)%r.from)
+	case indToSpaces:
+		t := len(l) - len(strings.TrimLeft(l, "\t"))
+		return strings.Repeat(" ", t*r.to) + l[t:]
 	case indPerLine:
 		if f, ok := r.perLine[l]; ok {
 			return f
@@ -170,6 +208,10 @@ func (r reindent) describe() string {
 		return "indentation off by " + widthWords(r.prefix) + " on " + nLines(r.lines)
 	case indScaled:
 		return fmt.Sprintf("a %d-space indent read as the file's %d-space indent", r.from, r.to)
+	case indToTabs:
+		return fmt.Sprintf("a %d-space indent read as the file's tabs", r.from)
+	case indToSpaces:
+		return fmt.Sprintf("tabs read as the file's %d-space indent", r.to)
 	case indPerLine:
 		return "indentation off by different amounts on " + nLines(r.lines) + " (relative indentation kept)"
 	}

@@ -107,7 +107,9 @@ type Place struct {
 	// Line and EndLine are the first and last lines matched (1-based).
 	Line, EndLine int
 	// Forgave says what this place differs from the needle in, for the
-	// agent ("a missing leading space on 3 lines"); "" at Exact.
+	// agent ("a missing leading space on 3 lines"); "" at Exact. A match
+	// with more than 100 places describes only the first 100 (a caller
+	// refuses such a match naming lines, not what each forgave).
 	Forgave string
 	// Score is the place's similarity (1 except at Similar).
 	Score float64
@@ -122,7 +124,9 @@ type Place struct {
 // with text.FindExactSeq when Count > len(Places).
 const MaxPlaces = 10000
 
-// Match is what Find found.
+// Match is what Find found. Replacement may be called for any of its
+// places, any number of times, but not from several goroutines at once
+// (a place computes what adapting needs on first use).
 type Match struct {
 	// Stage is the stage that matched.
 	Stage Stage
@@ -162,7 +166,9 @@ func (m *Match) Replacement(i int, replacement string) string {
 // needle matches there only as a run of the file's complete lines (its
 // first line from the start of a file line, its last to the end of one),
 // so a place is never part of a line. A needle ending with a line ending
-// takes the last line's line ending too. Escapes reads the needle
+// takes the last line's line ending too. A needle without a line ending
+// is also searched inside lines at Unicode and InnerSpace (inline.go),
+// before the whole-line comparison. Escapes reads the needle
 // unescaped and tries Exact and the enabled line-based stages again;
 // Similar compares blocks of lines (similar.go).
 func Find(content []byte, needle string, stages Stages) (*Match, error) {
@@ -172,17 +178,10 @@ func Find(content []byte, needle string, stages Stages) (*Match, error) {
 	if m := findExact(content, needle, Exact, nil); m != nil {
 		return m, nil
 	}
-	f := newFileView(content)
 	nl := splitLines(needle)
-	var n norms
-	for st := TrailingSpace; st <= InnerSpace; st++ {
-		if !stages.Has(st) {
-			continue
-		}
-		n |= normOf[st]
-		if m := findLineStage(f, nl, n, st, nil); m != nil {
-			return m, nil
-		}
+	f := newFileView(content, nl.lines)
+	if m := climbLines(content, f, needle, nl, stages, nil); m != nil {
+		return m, nil
 	}
 	if stages.Has(Escapes) {
 		if u, esc := unescapeNeedle(needle); esc != nil && u != "" {
@@ -190,16 +189,15 @@ func Find(content []byte, needle string, stages Stages) (*Match, error) {
 				return m, nil
 			}
 			unl := splitLines(u)
-			var n norms
-			for st := TrailingSpace; st <= InnerSpace; st++ {
-				if !stages.Has(st) {
-					continue
-				}
-				n |= normOf[st]
-				if m := findLineStage(f, unl, n, Escapes, esc); m != nil {
-					return m, nil
-				}
+			if m := climbLines(content, f.forNeedle(unl.lines), u, unl, stages, esc); m != nil {
+				return m, nil
 			}
+		}
+	}
+	n := lineNorms(stages)
+	if stages.Has(Similar) {
+		if m := findSimilar(f, nl, n); m != nil {
+			return m, nil
 		}
 	}
 	return nil, ErrNotFound
@@ -211,11 +209,12 @@ func Find(content []byte, needle string, stages Stages) (*Match, error) {
 // bounded by MaxPlaces, not by the content.
 func findExact(content []byte, needle string, stage Stage, esc *escapes) *Match {
 	offs, matched, _ := text.FindExactSeq(content, needle)
-	eol := text.DetectEOL(content)
-	adapt := func(r string) string { return text.ToEOL(r, eol) }
+	// The file's line ending is looked up only when a replacement is
+	// adapted: a Find that only counts places costs one search.
+	adapt := func(r string) string { return text.ToEOL(r, text.DetectEOL(content)) }
 	forgave := ""
 	if esc != nil {
-		adapt = func(r string) string { return text.ToEOL(esc.unescape(r), eol) }
+		adapt = func(r string) string { return text.ToEOL(esc.unescape(r), text.DetectEOL(content)) }
 		forgave = esc.describe()
 	}
 	m := &Match{Stage: stage}
@@ -239,16 +238,89 @@ func findExact(content []byte, needle string, stage Stage, esc *escapes) *Match 
 
 var newline = []byte("\n")
 
-// findLineStage is one line-based stage: the needle's lines against the
-// file's under n.
-func findLineStage(f *fileView, nl needleLines, n norms, stage Stage, esc *escapes) *Match {
-	firsts, count := f.findLines(nl, n)
-	if count == 0 {
+// lineNorms is the normalizations of every line-based stage enabled.
+func lineNorms(stages Stages) norms {
+	var n norms
+	for st := TrailingSpace; st <= InnerSpace; st++ {
+		if stages.Has(st) {
+			n |= normOf[st]
+		}
+	}
+	return n
+}
+
+// climbLines climbs the line-based stages enabled (and the in-line
+// search at Unicode and InnerSpace), returning the first stage's match;
+// with esc, the needle is the unescaped one and the match is Escapes'.
+//
+// Every line of the file is keyed once, under all the enabled stages'
+// normalizations together: a place at an earlier stage is a place there
+// too (each normalization only equates more), so the earlier stages only
+// check those candidates under their own normalization instead of keying
+// the whole file again.
+func climbLines(content []byte, f *fileView, needle string, nl needleLines, stages Stages, esc *escapes) *Match {
+	full := lineNorms(stages)
+	if full == 0 {
 		return nil
 	}
-	m := &Match{Stage: stage, Count: count}
-	for _, first := range firsts {
-		m.Places = append(m.Places, newLineMatch(f, nl, n, first, stage, esc).place())
+	cands, count := f.findLines(nl, full)
+	var n norms
+	for st := TrailingSpace; st <= InnerSpace; st++ {
+		if !stages.Has(st) {
+			continue
+		}
+		n |= normOf[st]
+		stage := st
+		if esc != nil {
+			stage = Escapes
+		}
+		if normOf[st]&inlineNorms != 0 {
+			if m := findInline(content, needle, n, stage, esc); m != nil {
+				return m
+			}
+		}
+		if count == 0 {
+			continue
+		}
+		firsts, c := cands, count
+		switch {
+		case n == full:
+		case count > len(cands) || len(cands)*len(nl.lines) > 4*f.count()+1024:
+			// More than MaxPlaces, or checking them would cost more than
+			// keying the whole file again: key the file under n.
+			firsts, c = f.findLines(nl, n)
+		default:
+			firsts = verify(f, nl, n, cands)
+			c = len(firsts)
+		}
+		if c == 0 {
+			continue
+		}
+		m := &Match{Stage: stage, Count: c}
+		for k, first := range firsts {
+			m.Places = append(m.Places, newLineMatch(f, nl, n, first, stage, esc).place(k < maxDescribed))
+		}
+		return m
 	}
-	return m
+	return nil
+}
+
+// verify returns the candidates (first lines of places under a larger
+// normalization) where the needle's lines equal the file's under n.
+func verify(f *fileView, nl needleLines, n norms, cands []int) []int {
+	keys := make([]string, len(nl.lines))
+	for i, l := range nl.lines {
+		keys[i] = n.key(l)
+	}
+	var ok []int
+next:
+	for _, c := range cands {
+		for i, k := range keys {
+			if f.key(c+i, n) != k {
+				continue next
+			}
+		}
+		ok = append(ok, c)
+	}
+	return ok
 }

@@ -26,8 +26,22 @@ var normOf = map[Stage]norms{TrailingSpace: nTrail, Unicode: nUni, Indentation: 
 // then trimmed or collapsed like one.
 func (n norms) key(line string) string {
 	if n&nUni != 0 {
-		line = ASCIIPunctuation(norm.NFC.String(line))
+		line = uniKey(line)
 	}
+	return n.keyAfterUni(line)
+}
+
+// uniKey is the Unicode stage's view of s: NFC, then punctuation as ASCII.
+func uniKey(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	return ASCIIPunctuation(norm.NFC.String(s))
+}
+
+// keyAfterUni is key for a line already in uniKey form (or with n
+// lacking nUni).
+func (n norms) keyAfterUni(line string) string {
 	if n&nTrail != 0 {
 		line = strings.TrimRight(line, " \t\r")
 	}
@@ -63,26 +77,32 @@ func collapseSpace(s string) string {
 	return b.String()
 }
 
-// asciiPunctuation maps the typographic characters agents and editors
-// substitute for ASCII ones: dashes and the minus sign, curly single and
-// double quotes, and the non-breaking and other Unicode spaces (the table
-// Codex's apply_patch reads as ASCII, moved here from ops/applypatch).
-var asciiPunctuation = strings.NewReplacer(
-	"\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2015", "-", "\u2212", "-",
-	"\u2018", "'", "\u2019", "'", "\u201A", "'", "\u201B", "'",
-	"\u201C", `"`, "\u201D", `"`, "\u201E", `"`, "\u201F", `"`,
-	"\u00A0", " ", "\u2002", " ", "\u2003", " ", "\u2004", " ", "\u2005", " ", "\u2006", " ",
-	"\u2007", " ", "\u2008", " ", "\u2009", " ", "\u200A", " ", "\u202F", " ", "\u205F", " ", "\u3000", " ",
-)
+// asciiRune is the ASCII character Codex's apply_patch reads the
+// typographic rune r as (dashes and the minus sign, curly single and
+// double quotes, the non-breaking and other Unicode spaces), or r.
+func asciiRune(r rune) rune {
+	switch r {
+	case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212':
+		return '-'
+	case '\u2018', '\u2019', '\u201A', '\u201B':
+		return '\''
+	case '\u201C', '\u201D', '\u201E', '\u201F':
+		return '"'
+	case '\u00A0', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006', '\u2007', '\u2008', '\u2009', '\u200A', '\u202F', '\u205F', '\u3000':
+		return ' '
+	}
+	return r
+}
 
 // ASCIIPunctuation returns s with typographic dashes (and the minus sign),
 // curly quotes, and non-breaking and other Unicode spaces read as their
-// ASCII characters. It is the table Codex's apply_patch uses; s is
-// returned unchanged (no allocation) when it has none of them.
+// ASCII characters: the table Codex's apply_patch uses (moved here from
+// ops/applypatch). s is returned unchanged, without allocating, when it
+// has none of them.
 func ASCIIPunctuation(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return asciiPunctuation.Replace(s)
+	for i, r := range s {
+		if asciiRune(r) != r {
+			return s[:i] + strings.Map(asciiRune, s[i:])
 		}
 	}
 	return s
@@ -102,4 +122,15 @@ func punctKinds(s string) (quotes, dashes, spaces bool) {
 		}
 	}
 	return
+}
+
+// isASCII reports whether s is all ASCII, which NFC and the punctuation
+// table leave alone.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
