@@ -118,7 +118,7 @@ func TestPlanEditForgives(t *testing.T) {
 			want: "x\n", matched: []string{"trailing whitespace: CRLF line endings read as the file's LF"}, forgiven: "old_string was not found exactly; it matched at the ladder's trailing whitespace stage, forgiving CRLF line endings read as the file's LF."},
 		{name: "opencode IndentationFlexibleReplacer: a tab-indented file, old_string with spaces", content: "\tindented\n",
 			a:    EditArgs{OldString: "    indented", NewString: "    changed"},
-			want: "\tchanged\n", matched: []string{"indentation: indentation off by different amounts on 1 line (relative indentation kept)"}, forgiven: "old_string was not found exactly; it matched at the ladder's indentation stage, forgiving indentation off by different amounts on 1 line (relative indentation kept)."},
+			want: "\tchanged\n", matched: []string{"indentation: a 4-space indent read as the file's tabs"}, forgiven: "old_string was not found exactly; it matched at the ladder's indentation stage, forgiving a 4-space indent read as the file's tabs."},
 		{name: "opencode MultiOccurrenceReplacer: whitespace-tolerant replace_all, each place re-indented", content: "  foo()\n  bar()\n\n    foo()\n    bar()\n",
 			a:    EditArgs{OldString: "foo()\nbar()", NewString: "baz()\nqux()", ReplaceAll: true},
 			want: "  baz()\n  qux()\n\n    baz()\n    qux()\n", matched: []string{"indentation: indentation off by 2 spaces on 2 lines", "indentation: indentation off by 4 spaces on 2 lines"}, forgiven: "old_string was not found exactly; it matched at the ladder's indentation stage, forgiving indentation off by 2 spaces on 2 lines; indentation off by 4 spaces on 2 lines."},
