@@ -505,10 +505,14 @@ func (w *written) add(n int, occ iter.Seq[occurrence], sequential bool) bool {
 	text, cuts := newBitset(newLen), newBitset(newLen+1)
 	pos, npos := 0, 0
 	keep := func(end int) { // copies bytes pos to end, unchanged
-		for b := pos; b < end; b++ {
-			text.put(npos+b-pos, w.text.get(b))
-		}
 		for b := pos; b <= end; b++ {
+			if b&63 == 0 && b+64 <= end && w.text.word(b>>6) == 0 && w.cuts.word(b>>6) == 0 {
+				b += 63 // 64 bytes neither written nor cut: nothing to copy
+				continue
+			}
+			if b < end {
+				text.put(npos+b-pos, w.text.get(b))
+			}
 			if w.cuts.get(b) {
 				cuts.set(npos + b - pos)
 			}
@@ -566,6 +570,14 @@ func (s bitset) get(i int) bool {
 }
 
 func (s bitset) set(i int) { s[i>>6] |= 1 << (i & 63) }
+
+// word is the i-th 64 bits of s (0 past its end).
+func (s bitset) word(i int) uint64 {
+	if i < len(s) {
+		return s[i]
+	}
+	return 0
+}
 
 func (s bitset) put(i int, v bool) {
 	if v {
