@@ -43,8 +43,10 @@ func FuzzExactEdit(f *testing.F) {
 		c := r.run(t, tool, fuzzJSON(t, args), "f.txt")
 
 		// Each edit applies to the result of the previous one. Where an
-		// old_string is not in the file, the Read-prefix retry may apply:
-		// nothing is stated then.
+		// old_string is not in the file, the Read-prefix retry or the
+		// matching ladder may apply: nothing is stated then. A MultiEdit
+		// edit whose place overlaps text an earlier edit wrote, or spans
+		// where one deleted text, is refused ("sequential" is not sent).
 		if isBinary(content) {
 			mustRefuse().check(t, c, content)
 			return
@@ -53,23 +55,70 @@ func FuzzExactEdit(f *testing.F) {
 			return
 		}
 		cur := string(content)
+		written, cuts := make([]bool, len(cur)), make([]bool, len(cur)+1)
 		for _, e := range edits {
 			o, n := sent(e.old), sent(e.new)
+			var places []int // where o is replaced, in cur
 			switch {
 			case strings.Contains(o+n, "\r"):
 				return
+			case o == "" && n != "" && strings.TrimPrefix(cur, "\ufeff") == "":
+				places = []int{len(cur)} // a file without text is filled
 			case o == "" || o == n:
 				mustRefuse().check(t, c, content)
 				return
 			case !strings.Contains(cur, o):
 				return
 			case e.all:
-				cur = strings.ReplaceAll(cur, o, n)
+				for from := 0; ; {
+					i := strings.Index(cur[from:], o)
+					if i < 0 {
+						break
+					}
+					places = append(places, from+i)
+					from += i + len(o)
+				}
 			case len(occurrences(cur, o)) != 1:
 				mustRefuse().check(t, c, content)
 				return
 			default:
-				cur = strings.Replace(cur, o, n, 1)
+				places = []int{strings.Index(cur, o)}
+			}
+			var b strings.Builder
+			var nw []bool
+			cutAt := map[int]bool{}
+			keep := func(from, to int) {
+				for k := from; k < to; k++ {
+					if cuts[k] {
+						cutAt[len(nw)] = true
+					}
+					nw = append(nw, written[k])
+					b.WriteByte(cur[k])
+				}
+			}
+			pos := 0
+			for _, at := range places {
+				for k := at; k < at+len(o); k++ {
+					if written[k] || (k > at && cuts[k]) {
+						mustRefuse().check(t, c, content)
+						return
+					}
+				}
+				keep(pos, at)
+				if cuts[at] || n == "" {
+					cutAt[len(nw)] = true
+				}
+				b.WriteString(n)
+				for range len(n) {
+					nw = append(nw, true)
+				}
+				pos = at + len(o)
+			}
+			keep(pos, len(cur))
+			cutAt[len(nw)] = cutAt[len(nw)] || cuts[len(cur)]
+			cur, written, cuts = b.String(), nw, make([]bool, len(nw)+1)
+			for k := range cutAt {
+				cuts[k] = cutAt[k]
 			}
 		}
 		mustBecome(cur).check(t, c, content)

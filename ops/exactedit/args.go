@@ -11,9 +11,9 @@ const DefaultReadLimit = 2000
 
 // Accepted argument fields, in the order messages list them.
 var (
-	EditFields      = []string{"file_path", "old_string", "new_string", "replace_all"}
-	MultiEditFields = []string{"file_path", "edits"}
-	EditItemFields  = []string{"old_string", "new_string", "replace_all"}
+	EditFields      = []string{"file_path", "old_string", "new_string", "replace_all", "expected_replacements", "line", "start_line"}
+	MultiEditFields = []string{"file_path", "edits", "sequential"}
+	EditItemFields  = []string{"old_string", "new_string", "replace_all", "expected_replacements", "line", "start_line"}
 	ReadFields      = []string{"file_path", "offset", "limit"}
 )
 
@@ -24,12 +24,22 @@ type EditArgs struct {
 	OldString  string // may be empty here: PlanEdit refuses it, in the seed's style
 	NewString  string // "" deletes OldString
 	ReplaceAll bool   // default false
+	// ExpectedReplacements is how many places old_string must match (Gemini
+	// CLI's and Qwen Code's expected_replacements); 0 when not given.
+	ExpectedReplacements int
+	// Line is a 1-based line hint ("line", or "start_line" as Roo Code
+	// names it) that picks among several places; 0 when not given.
+	Line int
 }
 
 // MultiEditArgs are the arguments of a MultiEdit call.
 type MultiEditArgs struct {
 	FilePath string
 	Edits    []EditArgs // at least one, applied in order
+	// Sequential lets an edit change text an earlier edit of the call
+	// wrote, when its place lies wholly inside that text; without it such
+	// an edit is refused as overlapping (PlanMultiEdit).
+	Sequential bool
 }
 
 // ReadArgs are the arguments of a Read call.
@@ -121,6 +131,11 @@ func ParseMultiEdit(raw []byte) (MultiEditArgs, error) {
 		}
 		a.Edits[i].FilePath = path
 	}
+	if fields.Has("sequential") {
+		if a.Sequential, err = jsonargs.Bool("sequential", fields["sequential"]); err != nil {
+			return MultiEditArgs{}, InvalidArguments(err)
+		}
+	}
 	return a, nil
 }
 
@@ -196,7 +211,43 @@ func editItem(who, in string, fields jsonargs.Object) (EditArgs, error) {
 		}
 		a.ReplaceAll = b
 	}
+	if fields.Has("expected_replacements") {
+		n, err := jsonargs.Int("expected_replacements", fields["expected_replacements"], "a number of occurrences")
+		if err != nil {
+			return EditArgs{}, withIn(err, in)
+		}
+		if n < 1 {
+			return EditArgs{}, invalidIn(in, `"expected_replacements" is %d; it is the number of occurrences of old_string to replace, at least 1 (leave it out to require a unique old_string)`, n)
+		}
+		a.ExpectedReplacements = n
+	}
+	name := "line"
+	if fields.Has("start_line") {
+		if fields.Has("line") {
+			return EditArgs{}, invalidIn(in, `give the line hint as "line" or as "start_line", not both`)
+		}
+		name = "start_line"
+	}
+	if fields.Has(name) {
+		n, err := jsonargs.Int(name, fields[name], "a line number")
+		if err != nil {
+			return EditArgs{}, withIn(err, in)
+		}
+		if n < 1 {
+			return EditArgs{}, invalidIn(in, `%q is %d, but lines are numbered from 1; give the line where the text to replace starts`, name, n)
+		}
+		a.Line = n
+	}
 	return a, nil
+}
+
+// invalidIn is invalid, prefixed with the item it is in ("edits[2]: ").
+func invalidIn(in, format string, args ...any) *Failure {
+	f := invalid(format, args...)
+	if in != "" {
+		f.Details = in + ": " + f.Details
+	}
+	return f
 }
 
 // withIn prefixes a jsonargs type error, which names the field alone, with

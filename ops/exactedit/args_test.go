@@ -18,6 +18,10 @@ func TestParseEdit(t *testing.T) {
 		{`{"file_path": "/a.go", "old_string": "x", "new_string": "y", "replace_all": null}`, EditArgs{FilePath: "/a.go", OldString: "x", NewString: "y"}},
 		// Emptiness and equality are PlanEdit's to refuse, in the seed's words.
 		{`{"file_path": "a.go", "old_string": "", "new_string": ""}`, EditArgs{FilePath: "a.go"}},
+		// gemini-cli replace's expected_replacements; roo-code's start_line, or line.
+		{`{"file_path": "a.go", "old_string": "x", "new_string": "y", "expected_replacements": 2}`, EditArgs{FilePath: "a.go", OldString: "x", NewString: "y", ExpectedReplacements: 2}},
+		{`{"file_path": "a.go", "old_string": "x", "new_string": "y", "line": 7}`, EditArgs{FilePath: "a.go", OldString: "x", NewString: "y", Line: 7}},
+		{`{"file_path": "a.go", "old_string": "x", "new_string": "y", "start_line": 7.0, "expected_replacements": null}`, EditArgs{FilePath: "a.go", OldString: "x", NewString: "y", Line: 7}},
 	}
 	for _, tt := range tests {
 		got, err := ParseEdit([]byte(tt.raw))
@@ -28,11 +32,11 @@ func TestParseEdit(t *testing.T) {
 }
 
 func TestParseMultiEdit(t *testing.T) {
-	raw := `{"file_path": "/a.go", "edits": [{"old_string": "a", "new_string": "b"}, {"old_string": "c", "new_string": "", "replace_all": true}]}`
+	raw := `{"file_path": "/a.go", "edits": [{"old_string": "a", "new_string": "b", "line": 3}, {"old_string": "c", "new_string": "", "replace_all": true, "expected_replacements": 4}], "sequential": true}`
 	got, err := ParseMultiEdit([]byte(raw))
-	want := MultiEditArgs{FilePath: "/a.go", Edits: []EditArgs{
-		{FilePath: "/a.go", OldString: "a", NewString: "b"},
-		{FilePath: "/a.go", OldString: "c", ReplaceAll: true},
+	want := MultiEditArgs{FilePath: "/a.go", Sequential: true, Edits: []EditArgs{
+		{FilePath: "/a.go", OldString: "a", NewString: "b", Line: 3},
+		{FilePath: "/a.go", OldString: "c", ReplaceAll: true, ExpectedReplacements: 4},
 	}}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseMultiEdit = %+v, %v; want %+v", got, err, want)
@@ -73,9 +77,9 @@ func TestParseRefusals(t *testing.T) {
 		{"Edit: not an object", edit, `[]`,
 			`the arguments must be a JSON object, got an array; send one object such as {"file_path": "/src/app.js", "old_string": "import { a } from './a';", "new_string": "import { b } from './b';"}`},
 		{"Edit: unknown field", edit, `{"file_path": "/a", "old_string": "a", "new_string": "b", "path": "/a"}`,
-			`unknown field "path"; the accepted fields are "file_path", "old_string", "new_string" and "replace_all"`},
+			`unknown field "path"; the accepted fields are "file_path", "old_string", "new_string", "replace_all", "expected_replacements", "line" and "start_line"`},
 		{"Edit: wrong case", edit, `{"file_path": "/a", "Old_string": "a", "new_string": "b"}`,
-			`unknown field "Old_string" (did you mean "old_string"? names are case-sensitive); the accepted fields are "file_path", "old_string", "new_string" and "replace_all"`},
+			`unknown field "Old_string" (did you mean "old_string"? names are case-sensitive); the accepted fields are "file_path", "old_string", "new_string", "replace_all", "expected_replacements", "line" and "start_line"`},
 		{"Edit: repeated field", edit, `{"file_path": "/a", "old_string": "a", "old_string": "b", "new_string": "b"}`,
 			`"old_string" is given more than once; send each field once`},
 		{"Edit: missing file_path", edit, `{"old_string": "a", "new_string": "b"}`,
@@ -104,11 +108,25 @@ func TestParseRefusals(t *testing.T) {
 		{"MultiEdit: item not an object", multi, `{"file_path": "/a", "edits": ["a"]}`,
 			`"edits[0]" must be a JSON object, got a string; send one object such as {"old_string": "a()", "new_string": "b()"}`},
 		{"MultiEdit: item with file_path", multi, `{"file_path": "/a", "edits": [{"old_string": "a", "new_string": "b"}, {"file_path": "/a", "old_string": "a", "new_string": "b"}]}`,
-			`unknown field "file_path" in "edits[1]"; the accepted fields are "old_string", "new_string" and "replace_all"`},
+			`unknown field "file_path" in "edits[1]"; the accepted fields are "old_string", "new_string", "replace_all", "expected_replacements", "line" and "start_line"`},
 		{"MultiEdit: item missing new_string", multi, `{"file_path": "/a", "edits": [{"old_string": "a", "new_string": "b"}, {"old_string": "c"}]}`,
 			`edits[1] needs "new_string" (the text to put in its place; "" deletes old_string)`},
 		{"MultiEdit: item replace_all wrong type", multi, `{"file_path": "/a", "edits": [{"old_string": "a", "new_string": "b", "replace_all": 1}]}`,
 			`edits[0]: "replace_all" must be true or false, got a number`},
+		{"Edit: expected_replacements 0", edit, `{"file_path": "/a", "old_string": "a", "new_string": "b", "expected_replacements": 0}`,
+			`"expected_replacements" is 0; it is the number of occurrences of old_string to replace, at least 1 (leave it out to require a unique old_string)`},
+		{"Edit: expected_replacements fractional", edit, `{"file_path": "/a", "old_string": "a", "new_string": "b", "expected_replacements": 1.5}`,
+			`"expected_replacements" must be a whole number, got 1.5`},
+		{"Edit: line 0", edit, `{"file_path": "/a", "old_string": "a", "new_string": "b", "line": 0}`,
+			`"line" is 0, but lines are numbered from 1; give the line where the text to replace starts`},
+		{"Edit: line and start_line both", edit, `{"file_path": "/a", "old_string": "a", "new_string": "b", "line": 2, "start_line": 2}`,
+			`give the line hint as "line" or as "start_line", not both`},
+		{"MultiEdit: item start_line negative", multi, `{"file_path": "/a", "edits": [{"old_string": "a", "new_string": "b", "start_line": -1}]}`,
+			`edits[0]: "start_line" is -1, but lines are numbered from 1; give the line where the text to replace starts`},
+		{"MultiEdit: item expected_replacements a string", multi, `{"file_path": "/a", "edits": [{"old_string": "a", "new_string": "b", "expected_replacements": "2"}]}`,
+			`edits[0]: "expected_replacements" must be a whole number, got a string`},
+		{"MultiEdit: sequential not a boolean", multi, `{"file_path": "/a", "edits": [{"old_string": "a", "new_string": "b"}], "sequential": "yes"}`,
+			`"sequential" must be true or false, got a string`},
 		{"MultiEdit: missing file_path", multi, `{"edits": [{"old_string": "a", "new_string": "b"}]}`,
 			`MultiEdit needs "file_path" (the path of the file)`},
 
@@ -139,7 +157,7 @@ func TestConstructors(t *testing.T) {
 	checkFailure(t, ModifiedSinceRead("/src/app.js"), "File has been modified since it was read",
 		"/src/app.js changed after your last Read of it; read it again, then send the edit with old_string copied from the new content", ErrModified)
 	checkFailure(t, FileNotFound("/src/gone.js"), "File not found",
-		"There is no file at /src/gone.js; check file_path (Edit and MultiEdit change existing files only)", ErrFileNotFound)
+		"There is no file at /src/gone.js; check file_path, or, to create the file, send an empty old_string with the whole text as new_string", ErrFileNotFound)
 	f := InvalidArguments(jsonargs.Invalid("x is bad"))
 	checkFailure(t, f, "Invalid arguments", "x is bad", ErrInvalidArgs)
 	if f.Error() != "Invalid arguments: x is bad" {

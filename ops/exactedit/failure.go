@@ -27,6 +27,8 @@ const (
 	MsgEmptyOldString = "old_string is empty"
 	MsgInvalidArgs    = "Invalid arguments"
 	MsgOffsetPastEnd  = "Offset is past the end of the file"
+	MsgCountMismatch  = "Wrong number of occurrences"
+	MsgOverlap        = "Edits overlap"
 )
 
 // Sentinels a Failure unwraps to (its Err), for callers that branch with
@@ -39,6 +41,12 @@ var (
 	ErrNotFound = errors.New("old_string not found")
 	// ErrAmbiguous: old_string occurs more than once and replace_all is false.
 	ErrAmbiguous = errors.New("old_string is not unique")
+	// ErrCountMismatch: old_string occurs a number of times other than
+	// expected_replacements.
+	ErrCountMismatch = errors.New("old_string occurs other than the expected number of times")
+	// ErrOverlap: a MultiEdit edit's place overlaps text an earlier edit
+	// of the same call wrote.
+	ErrOverlap = errors.New("MultiEdit edits overlap")
 	// ErrIdentical: old_string equals new_string.
 	ErrIdentical = errors.New("old_string and new_string are identical")
 	// ErrEmptyOldString: old_string is "".
@@ -97,7 +105,7 @@ func ModifiedSinceRead(path string) *Failure {
 // no file exists.
 func FileNotFound(path string) *Failure {
 	return &Failure{Message: MsgFileNotFound, Err: ErrFileNotFound,
-		Details: fmt.Sprintf("There is no file at %s; check file_path (Edit and MultiEdit change existing files only)", path)}
+		Details: fmt.Sprintf("There is no file at %s; check file_path, or, to create the file, send an empty old_string with the whole text as new_string", path)}
 }
 
 // InvalidArguments wraps a jsonargs refusal (or any error wrapping

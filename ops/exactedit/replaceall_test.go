@@ -49,7 +49,7 @@ func TestAttackReplaceAllEveryByteIsBounded(t *testing.T) {
 	}
 
 	edits := []EditArgs{{OldString: "a", NewString: "bc", ReplaceAll: true}, {OldString: "c", NewString: "", ReplaceAll: true}}
-	n = allocated(func() { p, err = PlanMultiEdit(content, edits) })
+	n = allocated(func() { p, err = PlanMultiEdit(content, MultiEditArgs{Edits: edits, Sequential: true}) })
 	if err != nil {
 		t.Fatal(err)
 	}

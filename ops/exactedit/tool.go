@@ -17,14 +17,19 @@ var EditTool = dialect.Tool{
 	Description: `
 Replace an exact string in a file (recorded as a git commit). old_string must match the file exactly, whitespace and indentation
 included, and be unique unless replace_all is true; new_string must differ; "" deletes. Read the file first: an edit of a file
-not read in this session, or changed since it was read, is refused. Do not include Read's line-number prefixes.`,
+not read in this session, or changed since it was read, is refused. Do not include Read's line-number prefixes. When old_string
+is not found exactly, a near match (trailing or inner whitespace, indentation, Unicode punctuation, over-escaped text, a very
+similar block) is taken and the result says what was forgiven. An empty old_string creates a missing file or fills an empty one.`,
 	Schema: `{
   "type": "object",
   "properties": {
     "file_path": {"type": "string", "description": "The file, relative to the project root or absolute."},
     "old_string": {"type": "string", "description": "The exact text to replace."},
     "new_string": {"type": "string", "description": "The text to put in its place."},
-    "replace_all": {"type": "boolean", "default": false, "description": "Replace every occurrence instead of requiring a unique one."}
+    "replace_all": {"type": "boolean", "default": false, "description": "Replace every occurrence instead of requiring a unique one."},
+    "expected_replacements": {"type": "integer", "minimum": 1, "description": "The number of occurrences old_string must match; all of them are replaced."},
+    "line": {"type": "integer", "minimum": 1, "description": "The line where the text to replace starts: picks one of several occurrences."},
+    "start_line": {"type": "integer", "minimum": 1, "description": "Another name for line."}
   },
   "required": ["file_path", "old_string", "new_string"],
   "additionalProperties": false
@@ -34,8 +39,8 @@ not read in this session, or changed since it was read, is refused. Do not inclu
 		if err != nil {
 			return refused(refusal(ToolEdit, err))
 		}
-		return exactEdit(ctx, ws, ToolEdit, args.FilePath, func(content []byte) (Planned, error) {
-			return PlanEdit(content, args.OldString, args.NewString, args.ReplaceAll)
+		return exactEdit(ctx, ws, ToolEdit, args.FilePath, args.OldString == "", func(content []byte) (Planned, error) {
+			return Plan(content, args)
 		})
 	},
 	Refuse:    Refusal,
@@ -53,7 +58,8 @@ var MultiEditTool = dialect.Tool{
 	Destructive: true,
 	Description: `
 Apply several exact string replacements to one file, in order, each on the result of the previous; all succeed or none is
-applied (one git commit). Each edit follows Edit's rules. Read the file first.`,
+applied (one git commit). Each edit follows Edit's rules. Read the file first. Edits must not overlap: an edit whose
+old_string matches text an earlier edit wrote is refused, unless "sequential" is true and it lies wholly inside that text.`,
 	Schema: `{
   "type": "object",
   "properties": {
@@ -66,12 +72,16 @@ applied (one git commit). Each edit follows Edit's rules. Read the file first.`,
         "properties": {
           "old_string": {"type": "string"},
           "new_string": {"type": "string"},
-          "replace_all": {"type": "boolean", "default": false}
+          "replace_all": {"type": "boolean", "default": false},
+          "expected_replacements": {"type": "integer", "minimum": 1},
+          "line": {"type": "integer", "minimum": 1},
+          "start_line": {"type": "integer", "minimum": 1}
         },
         "required": ["old_string", "new_string"],
         "additionalProperties": false
       }
-    }
+    },
+    "sequential": {"type": "boolean", "default": false, "description": "Let an edit change text an earlier edit wrote (its old_string wholly inside that text)."}
   },
   "required": ["file_path", "edits"],
   "additionalProperties": false
@@ -81,8 +91,8 @@ applied (one git commit). Each edit follows Edit's rules. Read the file first.`,
 		if err != nil {
 			return refused(refusal(ToolMultiEdit, err))
 		}
-		return exactEdit(ctx, ws, ToolMultiEdit, args.FilePath, func(content []byte) (Planned, error) {
-			return PlanMultiEdit(content, args.Edits)
+		return exactEdit(ctx, ws, ToolMultiEdit, args.FilePath, args.Edits[0].OldString == "", func(content []byte) (Planned, error) {
+			return PlanMultiEdit(content, args)
 		})
 	},
 	Refuse:    Refusal,
@@ -132,8 +142,10 @@ type EditResult struct {
 
 // exactEdit is Edit and MultiEdit's shared path: under the session's lock,
 // the read-before-edit check against the bytes about to be edited, then
-// the plan, applied and recorded as one commit.
-func exactEdit(ctx context.Context, ws dialect.Workspace, tool, arg string, plan func([]byte) (Planned, error)) dialect.Result {
+// the plan, applied and recorded as one commit. With creates (an empty
+// old_string, the first one for MultiEdit), a missing file is planned as
+// empty and created: it has no bytes to have read, so no Read is required.
+func exactEdit(ctx context.Context, ws dialect.Workspace, tool, arg string, creates bool, plan func([]byte) (Planned, error)) dialect.Result {
 	var planned Planned
 	out, err := ws.Change(ctx, dialect.ChangeRequest{
 		Tool:      tool,
@@ -141,6 +153,14 @@ func exactEdit(ctx context.Context, ws dialect.Workspace, tool, arg string, plan
 		CheckSeen: true,
 		Plan: func(files []dialect.File) (dialect.Plan, error) {
 			cur := files[0]
+			if !cur.Exists && creates {
+				var err error
+				if planned, err = plan(nil); err != nil {
+					return dialect.Plan{}, err
+				}
+				created, err := text.ApplyEdits(nil, planned.Edits)
+				return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Whole: true, Content: created}}, Matched: planned.Matched}, err
+			}
 			if !cur.Exists {
 				return dialect.Plan{}, FileNotFound(arg)
 			}
@@ -160,7 +180,7 @@ func exactEdit(ctx context.Context, ws dialect.Workspace, tool, arg string, plan
 			}
 			var err error
 			planned, err = plan(cur.Content)
-			return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Edits: planned.Edits}}}, err
+			return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Edits: planned.Edits}}, Matched: planned.Matched}, err
 		},
 	})
 	if err != nil {
@@ -173,7 +193,10 @@ func exactEdit(ctx context.Context, ws dialect.Workspace, tool, arg string, plan
 		for id := range out.After {
 			res.Snippet = dialect.Snippet(out.Before[id].Content, out.After[id].Content)
 		}
-		res.Message = describeReplacements(tool, arg, planned)
+		res.Message = describeReplacements(tool, arg, planned, !out.Before[firstID(out.Before)].Exists)
+		if planned.Forgiven != "" {
+			res.Message += " " + planned.Forgiven
+		}
 		res.Commit = out.Commit
 	}
 	text := res.Message
@@ -186,8 +209,23 @@ func exactEdit(ctx context.Context, ws dialect.Workspace, tool, arg string, plan
 	return dialect.Result{OK: true, Value: res, Text: text}
 }
 
-func describeReplacements(tool, arg string, planned Planned) string {
-	if tool == ToolMultiEdit {
+// firstID is a key of m (the one file an Edit or MultiEdit changes).
+func firstID(m map[string]dialect.File) string {
+	for id := range m {
+		return id
+	}
+	return ""
+}
+
+func describeReplacements(tool, arg string, planned Planned, created bool) string {
+	switch {
+	case created && tool == ToolEdit:
+		return fmt.Sprintf("Created %s with new_string (%s).", arg, lines(text.LineCount([]byte(planned.Edits[0].New))))
+	case planned.Filled && tool == ToolEdit:
+		return fmt.Sprintf("Wrote new_string into the empty file %s (%s).", arg, lines(text.LineCount([]byte(planned.Edits[0].New))))
+	case created:
+		return fmt.Sprintf("Created %s and applied the edits (%d replacements).", arg, planned.Replacements)
+	case tool == ToolMultiEdit:
 		return fmt.Sprintf("Applied the edits to %s (%d replacements, starting at line %d).", arg, planned.Replacements, planned.Line)
 	}
 	if planned.Replacements == 1 {

@@ -135,8 +135,8 @@ func (f *fileView) interned(n norms) ([]int32, map[string]int32) {
 // file's line ending of its last line too).
 type needleLines struct {
 	lines []string
-	eol   bool // the needle ended with a line ending
-	crlf  bool // the needle had "\r\n" line endings
+	eol   bool   // the needle ended with a line ending
+	crlf  []bool // per line, whether it ended with "\r\n"
 }
 
 func splitLines(s string) needleLines {
@@ -146,10 +146,11 @@ func splitLines(s string) needleLines {
 		nl.lines = nl.lines[:len(nl.lines)-1]
 		nl.eol = true
 	}
+	nl.crlf = make([]bool, len(nl.lines))
 	for i, l := range nl.lines {
 		if strings.HasSuffix(l, "\r") && (i < len(nl.lines)-1 || nl.eol) {
 			nl.lines[i] = l[:len(l)-1]
-			nl.crlf = true
+			nl.crlf[i] = true
 		}
 	}
 	return nl

@@ -107,7 +107,9 @@ type Place struct {
 	// Line and EndLine are the first and last lines matched (1-based).
 	Line, EndLine int
 	// Forgave says what this place differs from the needle in, for the
-	// agent ("a missing leading space on 3 lines"); "" at Exact.
+	// agent ("a missing leading space on 3 lines"); "" at Exact. A match
+	// with more than 100 places describes only the first 100 (a caller
+	// refuses such a match naming lines, not what each forgave).
 	Forgave string
 	// Score is the place's similarity (1 except at Similar).
 	Score float64
@@ -122,7 +124,9 @@ type Place struct {
 // with text.FindExactSeq when Count > len(Places).
 const MaxPlaces = 10000
 
-// Match is what Find found.
+// Match is what Find found. Replacement may be called for any of its
+// places, any number of times, but not from several goroutines at once
+// (a place computes what adapting needs on first use).
 type Match struct {
 	// Stage is the stage that matched.
 	Stage Stage
@@ -281,7 +285,9 @@ func climbLines(content []byte, f *fileView, needle string, nl needleLines, stag
 		firsts, c := cands, count
 		switch {
 		case n == full:
-		case count > len(cands): // more than MaxPlaces: key the file under n
+		case count > len(cands) || len(cands)*len(nl.lines) > 4*f.count()+1024:
+			// More than MaxPlaces, or checking them would cost more than
+			// keying the whole file again: key the file under n.
 			firsts, c = f.findLines(nl, n)
 		default:
 			firsts = verify(f, nl, n, cands)
@@ -291,8 +297,8 @@ func climbLines(content []byte, f *fileView, needle string, nl needleLines, stag
 			continue
 		}
 		m := &Match{Stage: stage, Count: c}
-		for _, first := range firsts {
-			m.Places = append(m.Places, newLineMatch(f, nl, n, first, stage, esc).place())
+		for k, first := range firsts {
+			m.Places = append(m.Places, newLineMatch(f, nl, n, first, stage, esc).place(k < maxDescribed))
 		}
 		return m
 	}

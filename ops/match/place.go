@@ -10,57 +10,76 @@ import (
 // lineMatch is one place where the line-based stages matched: the needle's
 // lines equal, under n, the file's lines from first on. It builds the
 // Place, says what was forgiven there, and adapts a replacement to it.
+// What costs a pass over the needle (the indentation's classification,
+// the needle's keys) is computed when first needed, so that thousands of
+// places cost little until one is described or adapted.
 type lineMatch struct {
 	f        *fileView
 	nl       needleLines // the needle as matched (unescaped when esc != nil)
 	n        norms
-	first    int   // the first file line of the place
-	last     int   // the last file line of the place
-	fileOf   []int // the file line each needle line matched, -1 for none (Similar)
-	ind      reindent
+	first    int      // the first file line of the place
+	last     int      // the last file line of the place
+	aligned  []int    // the file line each needle line matched, -1 for none (Similar); nil: first+i
 	esc      *escapes // the escapes read unescaped, when Escapes matched
 	stage    Stage
+	ind      *reindent
 	restKeys []string // each needle line's key under n, its indentation removed
 }
 
 func newLineMatch(f *fileView, nl needleLines, n norms, first int, stage Stage, esc *escapes) *lineMatch {
-	fileOf := make([]int, len(nl.lines))
-	for i := range fileOf {
-		fileOf[i] = first + i
-	}
-	return newAlignedMatch(f, nl, n, fileOf, first, first+len(nl.lines)-1, stage, esc)
+	return &lineMatch{f: f, nl: nl, n: n, first: first, last: first + len(nl.lines) - 1, stage: stage, esc: esc}
 }
 
 // newAlignedMatch is newLineMatch for a place whose lines pair with the
-// needle's as fileOf says, from file line first to last.
-func newAlignedMatch(f *fileView, nl needleLines, n norms, fileOf []int, first, last int, stage Stage, esc *escapes) *lineMatch {
-	m := &lineMatch{f: f, nl: nl, n: n, first: first, last: last, fileOf: fileOf, stage: stage, esc: esc}
-	if n&nIndent != 0 {
-		var ns, fs []string
-		for i, j := range fileOf {
-			if j >= 0 {
-				ns, fs = append(ns, nl.lines[i]), append(fs, f.line(j))
-			}
-		}
-		m.ind = classifyIndent(ns, fs)
-	}
-	m.restKeys = make([]string, len(nl.lines))
-	for i, l := range nl.lines {
-		m.restKeys[i] = (n &^ nIndent).key(strings.TrimLeft(l, " \t"))
-	}
-	return m
+// needle's as aligned says, from file line first to last.
+func newAlignedMatch(f *fileView, nl needleLines, n norms, aligned []int, first, last int, stage Stage, esc *escapes) *lineMatch {
+	return &lineMatch{f: f, nl: nl, n: n, first: first, last: last, aligned: aligned, stage: stage, esc: esc}
 }
 
+// fileOf is the file line needle line i matched, -1 for none.
+func (m *lineMatch) fileOf(i int) int {
+	if m.aligned == nil {
+		return m.first + i
+	}
+	return m.aligned[i]
+}
+
+// indent is how the needle's indentation relates to the file's at m.
+func (m *lineMatch) indent() *reindent {
+	if m.ind == nil {
+		m.ind = &reindent{}
+		if m.n&nIndent != 0 {
+			var ns, fs []string
+			for i := range m.nl.lines {
+				if j := m.fileOf(i); j >= 0 {
+					ns, fs = append(ns, m.nl.lines[i]), append(fs, m.f.line(j))
+				}
+			}
+			*m.ind = classifyIndent(ns, fs)
+		}
+	}
+	return m.ind
+}
+
+// maxDescribed is how many places of a match get their Forgave: a
+// caller names what was forgiven for the place it edits, or refuses
+// several naming their lines; describing 10,000 overlapping places of a
+// long needle would cost a pass over the needle each.
+const maxDescribed = 100
+
 // place is the Place of m: whole lines, with the last line's line ending
-// when the needle ended with one.
-func (m *lineMatch) place() Place {
+// when the needle ended with one; Forgave only when describe.
+func (m *lineMatch) place(describe bool) Place {
 	start, _, _ := m.f.bounds(m.first)
 	_, end, lineEnd := m.f.bounds(m.last)
 	if m.nl.eol {
 		end = lineEnd
 	}
-	return Place{Start: start, End: end, Line: m.first + 1, EndLine: m.last + 1,
-		Forgave: m.forgave(), Score: 1, adapt: m.adapt}
+	p := Place{Start: start, End: end, Line: m.first + 1, EndLine: m.last + 1, Score: 1, adapt: m.adapt}
+	if describe {
+		p.Forgave = m.forgave()
+	}
+	return p
 }
 
 // adapt is Match.Replacement for m: r unescaped as the needle was; each
@@ -79,6 +98,13 @@ func (m *lineMatch) adapt(r string) string {
 	}
 	rl := splitLines(r)
 	nk := m.n &^ nIndent
+	if m.restKeys == nil {
+		m.restKeys = make([]string, len(m.nl.lines))
+		for i, l := range m.nl.lines {
+			m.restKeys[i] = nk.key(strings.TrimLeft(l, " \t"))
+		}
+	}
+	ind := m.indent()
 	out := make([]string, 0, len(rl.lines))
 	src := make([]int, 0, len(rl.lines)) // the file line each out line is, -1 for none
 	cursor := 0
@@ -87,12 +113,12 @@ func (m *lineMatch) adapt(r string) string {
 		ri := leadingSpace(line)
 		rest := line[len(ri):]
 		i := m.needleLine(nk.key(rest), cursor)
-		if i < 0 || m.fileOf[i] < 0 {
-			out, src = append(out, m.ind.apply(line)), append(src, -1)
+		if i < 0 || m.fileOf(i) < 0 {
+			out, src = append(out, ind.apply(line)), append(src, -1)
 			prev = -1
 			continue
 		}
-		j := m.fileOf[i]
+		j := m.fileOf(i)
 		if prev >= 0 && m.stage == Similar {
 			// File lines the needle skipped (Similar) between two lines the
 			// replacement keeps are kept too: the agent never saw them.
@@ -105,7 +131,7 @@ func (m *lineMatch) adapt(r string) string {
 		if ri == leadingSpace(m.nl.lines[i]) {
 			out = append(out, m.f.line(j))
 		} else {
-			out = append(out, m.ind.indent(ri)+strings.TrimLeft(m.f.line(j), " \t"))
+			out = append(out, ind.indent(ri)+strings.TrimLeft(m.f.line(j), " \t"))
 		}
 		src = append(src, j)
 		cursor, prev = i+1, j
@@ -114,21 +140,21 @@ func (m *lineMatch) adapt(r string) string {
 	for k, l := range out {
 		b.WriteString(l)
 		if k+1 < len(out) {
-			b.WriteString(m.eolAfter(src[k], src[k+1]))
+			b.WriteString(m.eolAfter(src[k]))
 		}
 	}
 	if _, te, e := m.f.bounds(m.last); rl.eol && (!m.nl.eol || e > te) {
-		b.WriteString(m.eolAfter(src[len(src)-1], m.last+1))
+		b.WriteString(m.eolAfter(src[len(src)-1]))
 	}
 	return b.String()
 }
 
-// eolAfter is the line ending to write after file line j (-1: a line of
-// the agent's) when next follows it: between two lines that follow each
-// other in the file, the file's own line ending (a mixed file keeps its
-// bytes); else the file's usual one.
-func (m *lineMatch) eolAfter(j, next int) string {
-	if j >= 0 && next == j+1 {
+// eolAfter is the line ending to write after an out line that is file
+// line j (-1: a line of the agent's): a file line keeps its own line
+// ending (a mixed file keeps its bytes), any other line gets the file's
+// usual one.
+func (m *lineMatch) eolAfter(j int) string {
+	if j >= 0 {
 		if _, te, e := m.f.bounds(j); e > te {
 			return m.f.all[te:e]
 		}
@@ -138,8 +164,8 @@ func (m *lineMatch) eolAfter(j, next int) string {
 
 // paired reports whether file line j is paired with a needle line.
 func (m *lineMatch) paired(j int) bool {
-	for _, k := range m.fileOf {
-		if k == j {
+	for i := range m.nl.lines {
+		if m.fileOf(i) == j {
 			return true
 		}
 	}
@@ -169,20 +195,18 @@ func (m *lineMatch) forgave() string {
 	if m.esc != nil {
 		parts = append(parts, m.esc.describe())
 	}
-	if m.nl.crlf && m.f.eol == text.LF {
-		parts = append(parts, "CRLF line endings read as the file's LF")
-	}
+	parts = append(parts, m.lineEndings()...)
 	var trail, inner int
 	var quotes, dashes, spaces, nfd []int
 	for i, a := range m.nl.lines {
-		if m.fileOf[i] < 0 {
+		if m.fileOf(i) < 0 {
 			continue
 		}
-		b := m.f.line(m.fileOf[i])
+		b := m.f.line(m.fileOf(i))
 		if a == b || m.n.key(a) != m.n.key(b) {
 			continue // equal, or one Similar tells of
 		}
-		line := m.fileOf[i] + 1
+		line := m.fileOf(i) + 1
 		if m.n&nUni != 0 {
 			if norm.NFC.String(a) != a || norm.NFC.String(b) != b {
 				nfd = append(nfd, line)
@@ -221,13 +245,50 @@ func (m *lineMatch) forgave() string {
 			parts = append(parts, u.what+" on "+text.DescribeLines(u.lines))
 		}
 	}
-	if d := m.ind.describe(); d != "" {
+	if d := m.indent().describe(); d != "" {
 		parts = append(parts, d)
 	}
 	if inner > 0 {
 		parts = append(parts, "runs of spaces inside "+nLines(inner))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// lineEndings words the line endings the needle differs from the file
+// in at m: CRLF where the file has LF, LF where a file of mostly LF has
+// CRLF (LF for CRLF in a CRLF file is the allowance Exact makes too, not
+// worth saying), and a final line ending the file lacks.
+func (m *lineMatch) lineEndings() []string {
+	var crlfForLF, lfForCRLF []int
+	for i := range m.nl.lines {
+		j := m.fileOf(i)
+		if j < 0 || (i == len(m.nl.lines)-1 && !m.nl.eol) {
+			continue
+		}
+		_, te, e := m.f.bounds(j)
+		switch fileCRLF := e-te == 2; {
+		case e == te: // the file's last line, without a line ending
+		case m.nl.crlf[i] && !fileCRLF:
+			crlfForLF = append(crlfForLF, j+1)
+		case !m.nl.crlf[i] && fileCRLF && m.f.eol == text.LF:
+			lfForCRLF = append(lfForCRLF, j+1)
+		}
+	}
+	var parts []string
+	switch {
+	case crlfForLF == nil:
+	case m.f.eol == text.LF:
+		parts = append(parts, "CRLF line endings read as the file's LF")
+	default:
+		parts = append(parts, "mixed line endings: CRLF read as the file's LF on "+text.DescribeLines(crlfForLF))
+	}
+	if lfForCRLF != nil {
+		parts = append(parts, "mixed line endings: LF read as the file's CRLF on "+text.DescribeLines(lfForCRLF))
+	}
+	if _, te, e := m.f.bounds(m.last); m.nl.eol && e == te {
+		parts = append(parts, "a final line break the file lacks")
+	}
+	return parts
 }
 
 // trailingSpace returns s's trailing spaces and tabs (and a stray "\r").

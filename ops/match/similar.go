@@ -27,6 +27,14 @@ import (
 // Every block that passes is a place (the best length for each start), so
 // two similar blocks make an ambiguous match the caller refuses.
 
+// maxSimilarWork bounds the comparisons (alignment cells plus character
+// comparisons, a line's key counting 16) one Similar search makes, tens
+// of milliseconds: a needle
+// whose anchors recur everywhere (a file of identical lines) would
+// otherwise cost hours. Past it Similar matches nothing (never a partial
+// result, which could hide a second similar block).
+const maxSimilarWork = 10_000_000
+
 // minSimilarLines is the fewest needle lines Similar considers: with two,
 // the anchors are the whole needle and nothing is left to be similar.
 const minSimilarLines = 3
@@ -68,6 +76,7 @@ func findSimilar(f *fileView, nl needleLines, n norms) *Match {
 		}
 	}
 	d := max(1, k/10)
+	sc := &scratch{}
 	var blocks []similarBlock
 	for p, id := range ids {
 		if id != a0 {
@@ -78,7 +87,11 @@ func findSimilar(f *fileView, nl needleLines, n norms) *Match {
 			if ids[p+l-1] != a1 {
 				continue
 			}
-			if b, ok := scoreBlock(f, keys, want, ids, p, p+l-1, n); ok && (best == nil || b.score > best.score) {
+			b, ok := scoreBlock(f, keys, want, ids, p, p+l-1, n, sc)
+			if sc.work > maxSimilarWork {
+				return nil
+			}
+			if ok && (best == nil || b.score > best.score) {
 				best = &b
 			}
 		}
@@ -90,12 +103,14 @@ func findSimilar(f *fileView, nl needleLines, n norms) *Match {
 		return nil
 	}
 	m := &Match{Stage: Similar, Count: len(blocks)}
-	for _, b := range blocks[:min(len(blocks), MaxPlaces)] {
-		pl := newAlignedMatch(f, nl, n, b.fileOf, b.first, b.last, Similar, nil).place()
+	for k, b := range blocks[:min(len(blocks), MaxPlaces)] {
+		pl := newAlignedMatch(f, nl, n, b.fileOf, b.first, b.last, Similar, nil).place(k < maxDescribed)
 		pl.Score = b.score
-		if pl.Forgave != "" {
+		switch {
+		case k >= maxDescribed:
+		case pl.Forgave != "":
 			pl.Forgave = b.words + ", " + pl.Forgave
-		} else {
+		default:
 			pl.Forgave = b.words
 		}
 		m.Places = append(m.Places, pl)
@@ -107,15 +122,20 @@ func findSimilar(f *fileView, nl needleLines, n norms) *Match {
 // key the file lacks) with file lines first..last by edit distance, within
 // a band around the diagonal, and accepts the block when its similarity
 // reaches SimilarityThreshold.
-func scoreBlock(f *fileView, keys []string, want, ids []int32, first, last int, n norms) (similarBlock, bool) {
+//
+// It adds the comparisons it makes to sc.work and stops once that
+// exceeds maxSimilarWork.
+func scoreBlock(f *fileView, keys []string, want, ids []int32, first, last int, n norms, sc *scratch) (similarBlock, bool) {
+	work := &sc.work
 	k, l := len(keys), last-first+1
-	fk := make([]string, l)
-	wa, wb := make([]int, k), make([]int, l)
+	fk := sc.strings(l)
+	wa, wb := sc.ints(&sc.wa, k), sc.ints(&sc.wb, l)
 	sa, sb := 0, 0
 	for i, key := range keys {
 		wa[i] = utf8.RuneCountInString(key) + 1
 		sa += wa[i]
 	}
+	*work += 16 * (k + l)
 	for j := range l {
 		fk[j] = f.key(first+j, n)
 		wb[j] = utf8.RuneCountInString(fk[j]) + 1
@@ -133,16 +153,20 @@ func scoreBlock(f *fileView, keys []string, want, ids []int32, first, last int, 
 	lo, hi := min(0, s)-1, max(0, s)+1
 	w := hi - lo + 1
 	const inf = 1 << 30
-	dp := make([]int, (k+1)*w)
+	dp := sc.ints(&sc.dp, (k+1)*w)
 	at := func(i, j int) *int { return &dp[i*w+(j-i-lo)] }
 	in := func(i, j int) bool { o := j - i; return j >= 0 && j <= l && o >= lo && o <= hi }
 	sub := func(i, j int) int {
 		if want[i] >= 0 && want[i] == ids[first+j] {
 			return 0
 		}
+		*work += len(keys[i]) * len(fk[j])
 		return levenshtein(keys[i], fk[j])
 	}
 	for i := 0; i <= k; i++ {
+		if *work += w; *work > maxSimilarWork {
+			return similarBlock{}, false
+		}
 		rowMin := inf
 		for j := max(0, i+lo); j <= min(l, i+hi); j++ {
 			c := inf
@@ -210,6 +234,29 @@ func scoreBlock(f *fileView, keys []string, want, ids []int32, first, last int, 
 	}
 	b.words = fmt.Sprintf("similar (%d%%): %s", int(score*100), strings.Join(parts, ", "))
 	return b, true
+}
+
+// scratch is what one Similar search reuses across the blocks it scores:
+// the work done so far and buffers, so that scoring a block allocates
+// nothing once the buffers have grown.
+type scratch struct {
+	work       int
+	keys       []string
+	wa, wb, dp []int
+}
+
+func (sc *scratch) ints(buf *[]int, n int) []int {
+	if cap(*buf) < n {
+		*buf = make([]int, n)
+	}
+	return (*buf)[:n]
+}
+
+func (sc *scratch) strings(n int) []string {
+	if cap(sc.keys) < n {
+		sc.keys = make([]string, n)
+	}
+	return sc.keys[:n]
 }
 
 // countWords words a number of lines: "one line", "2 lines".
