@@ -39,14 +39,14 @@ var _ dialect.Workspace = workspace{}
 
 // Check confines arg (see Engine.locate).
 func (w workspace) Check(arg string) error {
-	_, _, err := w.e.locate(arg)
+	_, _, err := w.locate(arg)
 	return err
 }
 
 // Read returns the file at arg as it is on disk (a UTF-16 file decoded,
 // see dialect.File.Content).
 func (w workspace) Read(arg string) (dialect.File, error) {
-	e, p, err := w.e.locate(arg)
+	e, p, err := w.locate(arg)
 	if err != nil {
 		return dialect.File{}, explain(w.tool, arg, err)
 	}
@@ -86,7 +86,7 @@ func (w workspace) MarkSeen(arg string, content []byte) {
 	if w.dry {
 		return
 	}
-	if e, p, err := w.e.locate(arg); err == nil {
+	if e, p, err := w.locate(arg); err == nil {
 		_ = e.Session.RecordSeen(p.Rel, repo.BlobHash(content))
 	}
 }
@@ -213,7 +213,7 @@ func (w workspace) locateAll(args []string) (*Engine, []repo.Path, error) {
 	var owner *Engine
 	paths := make([]repo.Path, len(args))
 	for i, arg := range args {
-		e, p, err := w.e.locate(arg)
+		e, p, err := w.locate(arg)
 		if err != nil {
 			return nil, nil, explain(w.tool, arg, err)
 		}

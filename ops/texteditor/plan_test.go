@@ -171,6 +171,14 @@ func TestPlanInsert(t *testing.T) {
 		{"tabs kept", "\ta\n", 1, "\tb\n", "\ta\n\tb\n"},
 		{"single line without newline, at 0", "a", 0, "x", "x\na"},
 		{"LF file, agent CRLF terminator becomes the file's", "a\n", 1, "x\r\n", "a\nx\n"},
+		// Negative lines count from the end (the MCP text editors'
+		// "insert_line = -1: insert at the end").
+		{"-1 after the last line", "a\nb\n", -1, "x", "a\nb\nx\n"},
+		{"-2 before the last line", "a\nb\n", -2, "x", "a\nx\nb\n"},
+		{"-(count+1) before the first line", "a\nb\n", -3, "x", "x\na\nb\n"},
+		{"-1 after the last line without final newline", "a\nb", -1, "x", "a\nb\nx"},
+		{"-1 into an empty file", "", -1, "c", "c\n"},
+		{"-1 in a CRLF file", "a\r\nb\r\n", -1, "x\n", "a\r\nb\r\nx\r\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -203,8 +211,10 @@ func TestPlanInsertErrors(t *testing.T) {
 			"line out of range: insert_line 5 is outside f.txt, which has 1 line; use a number from 0 (before the first line) to 1 (after the last line)", ErrOutOfRange},
 		{"empty file", "", 1, "x",
 			"line out of range: insert_line 1 is outside f.txt, which has 0 lines; use a number from 0 (before the first line) to 0 (after the last line)", ErrOutOfRange},
-		{"negative", "a\n", -1, "x",
-			"line out of range: insert_line -1 is outside f.txt, which has 1 line; use a number from 0 (before the first line) to 1 (after the last line)", ErrOutOfRange},
+		{"negative past the start", "a\n", -3, "x",
+			"line out of range: insert_line -3 is outside f.txt, which has 1 line; counting from the end, -1 inserts after the last line and -2 before the first, or use a number from 0 (before the first line) to 1 (after the last line)", ErrOutOfRange},
+		{"negative into an empty file", "", -2, "x",
+			"line out of range: insert_line -2 is outside f.txt, which has 0 lines; counting from the end, -1 inserts after the last line and -1 before the first, or use a number from 0 (before the first line) to 0 (after the last line)", ErrOutOfRange},
 		{"empty new_str", "a\n", 0, "",
 			`invalid arguments: "new_str" is empty, so there is nothing to insert; give the lines to insert in "new_str"`, ErrInvalidArgs},
 	}
