@@ -15,6 +15,7 @@
 package match
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/git-edit/git-edit/ops/text"
@@ -114,17 +115,28 @@ type Place struct {
 	adapt func(replacement string) string
 }
 
+// MaxPlaces caps the places a Match holds: a one-byte needle in a 10 MB
+// file of that byte matches ten million times, and a caller refusing an
+// ambiguous match needs the count and the first lines, not every place.
+// A caller that must visit every exact place (replace_all) streams them
+// with text.FindExactSeq when Count > len(Places).
+const MaxPlaces = 10000
+
 // Match is what Find found.
 type Match struct {
 	// Stage is the stage that matched.
 	Stage Stage
-	// Places are every place the needle matched at Stage, in file order;
-	// places may overlap (in "aaa", "aa" matches at 0 and 1).
+	// Places are the places the needle matched at Stage, in file order, the
+	// first MaxPlaces of them; places may overlap (in "aaa", "aa" matches
+	// at 0 and 1).
 	Places []Place
+	// Count is the number of places the needle matched at Stage; it
+	// exceeds len(Places) only when there are more than MaxPlaces.
+	Count int
 }
 
 // Unique reports whether the needle matched exactly one place.
-func (m *Match) Unique() bool { return len(m.Places) == 1 }
+func (m *Match) Unique() bool { return m.Count == 1 }
 
 // Replacement returns replacement adapted to place i the way the needle
 // was matched there: re-indented as the indentation was forgiven, unescaped
@@ -143,24 +155,117 @@ func (m *Match) Replacement(i int, replacement string) string {
 // stage enabled in stages, in ladder order. It returns the places of the
 // first stage that matches anywhere, or ErrNotFound (ErrEmpty for an
 // empty needle). When Exact matches, it costs one text.FindExactSeq.
+//
+// The line-based stages (TrailingSpace, Unicode, Indentation, InnerSpace)
+// are cumulative: each compares lines under its own normalization and
+// those of every enabled stage before it. They compare whole lines: a
+// needle matches there only as a run of the file's complete lines (its
+// first line from the start of a file line, its last to the end of one),
+// so a place is never part of a line. A needle ending with a line ending
+// takes the last line's line ending too. A needle without a line ending
+// is also searched inside lines at Unicode and InnerSpace (inline.go),
+// before the whole-line comparison. Escapes reads the needle
+// unescaped and tries Exact and the enabled line-based stages again;
+// Similar compares blocks of lines (similar.go).
 func Find(content []byte, needle string, stages Stages) (*Match, error) {
 	if needle == "" {
 		return nil, ErrEmpty
 	}
-	offs, matched, _ := text.FindExactSeq(content, needle)
-	eol := text.DetectEOL(content)
-	var places []Place
-	var lines *text.LineIndex
-	for off := range offs {
-		if lines == nil {
-			lines = text.NewLineIndex(content)
-		}
-		end := off + len(matched)
-		places = append(places, Place{Start: off, End: end, Line: lines.LineAt(off), EndLine: lines.LineAt(max(off, end-1)), Score: 1,
-			adapt: func(r string) string { return text.ToEOL(r, eol) }})
+	if m := findExact(content, needle, Exact, nil); m != nil {
+		return m, nil
 	}
-	if places != nil {
-		return &Match{Stage: Exact, Places: places}, nil
+	f := newFileView(content)
+	nl := splitLines(needle)
+	var n norms
+	for st := TrailingSpace; st <= InnerSpace; st++ {
+		if !stages.Has(st) {
+			continue
+		}
+		n |= normOf[st]
+		if normOf[st]&inlineNorms != 0 {
+			if m := findInline(content, needle, n, st, nil); m != nil {
+				return m, nil
+			}
+		}
+		if m := findLineStage(f, nl, n, st, nil); m != nil {
+			return m, nil
+		}
+	}
+	if stages.Has(Escapes) {
+		if u, esc := unescapeNeedle(needle); esc != nil && u != "" {
+			if m := findExact(content, u, Escapes, esc); m != nil {
+				return m, nil
+			}
+			unl := splitLines(u)
+			var n norms
+			for st := TrailingSpace; st <= InnerSpace; st++ {
+				if !stages.Has(st) {
+					continue
+				}
+				n |= normOf[st]
+				if normOf[st]&inlineNorms != 0 {
+					if m := findInline(content, u, n, Escapes, esc); m != nil {
+						return m, nil
+					}
+				}
+				if m := findLineStage(f, unl, n, Escapes, esc); m != nil {
+					return m, nil
+				}
+			}
+		}
+	}
+	if stages.Has(Similar) {
+		if m := findSimilar(f, nl, n); m != nil {
+			return m, nil
+		}
 	}
 	return nil, ErrNotFound
+}
+
+// findExact is the Exact stage (or, with esc, Escapes' exact try of the
+// unescaped needle): text.FindExactSeq's places, the first MaxPlaces kept.
+// It counts lines as it goes instead of indexing them, so its memory is
+// bounded by MaxPlaces, not by the content.
+func findExact(content []byte, needle string, stage Stage, esc *escapes) *Match {
+	offs, matched, _ := text.FindExactSeq(content, needle)
+	eol := text.DetectEOL(content)
+	adapt := func(r string) string { return text.ToEOL(r, eol) }
+	forgave := ""
+	if esc != nil {
+		adapt = func(r string) string { return text.ToEOL(esc.unescape(r), eol) }
+		forgave = esc.describe()
+	}
+	m := &Match{Stage: stage}
+	line, pos := 1, 0
+	for off := range offs {
+		m.Count++
+		if len(m.Places) >= MaxPlaces {
+			continue
+		}
+		line += bytes.Count(content[pos:off], newline)
+		pos = off
+		end := off + len(matched)
+		endLine := line + bytes.Count(content[off:max(off, end-1)], newline)
+		m.Places = append(m.Places, Place{Start: off, End: end, Line: line, EndLine: endLine, Forgave: forgave, Score: 1, adapt: adapt})
+	}
+	if m.Count == 0 {
+		return nil
+	}
+	return m
+}
+
+var newline = []byte("\n")
+
+// findLineStage is one line-based stage: the needle's lines against the
+// file's under n.
+func findLineStage(f *fileView, nl needleLines, n norms, stage Stage, esc *escapes) *Match {
+	firsts, count := f.findLines(nl, n)
+	if count == 0 {
+		return nil
+	}
+	m := &Match{Stage: stage, Count: count}
+	for _, first := range firsts {
+		m.Places = append(m.Places, newLineMatch(f, nl, n, first, stage, esc).place())
+	}
+	return m
 }
