@@ -179,3 +179,29 @@ func TestTextEditorLineHintAndNegativeInsert(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// TestTextEditorForgivenMatchRecorded: a str_replace matched at a tolerant
+// stage says so in its result and in the commit's Edit-Match trailer, and
+// undo_edit restores the exact bytes.
+func TestTextEditorForgivenMatchRecorded(t *testing.T) {
+	const src = "def f():\n    if x:   \n        return 1\n    return 2\n"
+	dir := gittest.NewWithCommit(t, map[string]string{"f.py": src})
+	res := call(t, dir, map[string]any{"command": "str_replace", "path": "f.py", "old_str": "if x:\n    return 1", "new_str": "if y:\n    return 3"})
+	want := "The file f.py has been edited: old_str replaced at line 2. old_str is not in the file exactly: it matched ignoring trailing whitespace on 1 line, indentation off by 4 spaces on 2 lines, and new_str was adapted the same way; check the snippet.\n"
+	if !res.OK || !strings.HasPrefix(res.Text, want) {
+		t.Fatalf("got %q\nwant prefix %q", res.Text, want)
+	}
+	if got := gittest.ReadFile(t, dir, "f.py"); got != "def f():\n    if y:\n        return 3\n    return 2\n" {
+		t.Fatalf("f.py = %q", got)
+	}
+	if trailer := gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Edit-Match,valueonly)", "refs/edits/s"); trailer != "indentation: trailing whitespace on 1 line, indentation off by 4 spaces on 2 lines\n\n" {
+		t.Fatalf("Edit-Match trailer %q", trailer)
+	}
+	if res := call(t, dir, map[string]any{"command": "undo_edit", "path": "f.py"}); !res.OK {
+		t.Fatalf("undo refused: %s", res.Text)
+	}
+	if got := gittest.ReadFile(t, dir, "f.py"); got != src {
+		t.Fatalf("after undo f.py = %q, want %q", got, src)
+	}
+	gittest.Fsck(t, dir)
+}

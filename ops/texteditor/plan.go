@@ -51,7 +51,17 @@ func (p Planned) Matched() []string {
 	if p.Stage == match.Exact {
 		return nil
 	}
-	return []string{p.Stage.String() + ": " + p.Forgave}
+	return []string{p.Stage.String() + ": " + p.forgiven()}
+}
+
+// forgiven is what the match forgave, for the agent: the place's own words
+// ("trailing whitespace on 2 lines"), or the stage's name when the place
+// has none (a line ending or final newline the file has otherwise).
+func (p Planned) forgiven() string {
+	if p.Forgave != "" {
+		return p.Forgave
+	}
+	return p.Stage.String() + " differences"
 }
 
 // Stages are the ladder's stages str_replace climbs when old_str is not in

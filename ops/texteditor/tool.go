@@ -244,7 +244,7 @@ func replacedMessage(path string, pl Planned) string {
 		msg += fmt.Sprintf(" old_str occurs %d times (at %s); \"line\" picked the one at line %d.", len(pl.Occurrences), text.DescribeLines(pl.Occurrences), pl.Line)
 	}
 	if pl.Stage != match.Exact {
-		msg += fmt.Sprintf(" old_str is not in the file exactly: it matched ignoring %s (%s), and new_str was adapted the same way; check the snippet.", pl.Stage, pl.Forgave)
+		msg += fmt.Sprintf(" old_str is not in the file exactly: it matched ignoring %s, and new_str was adapted the same way; check the snippet.", pl.forgiven())
 	}
 	if pl.CRLFFix {
 		msg += " The file uses CRLF line endings: old_str matched with its line endings converted, and new_str was written with CRLF."
