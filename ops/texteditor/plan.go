@@ -154,9 +154,11 @@ func pick(path string, m *match.Match, hint int) (i int, hinted bool, err error)
 	}
 	refuse := func(why string) error {
 		return fmt.Errorf("%w in %s: found %d occurrences of old_str%s%s, at %s; %s",
-			ErrAmbiguous, path, len(m.Places), overlapNote(m.Places), how, text.DescribeLines(lines), why)
+			ErrAmbiguous, path, m.Count, overlapNote(m.Places), how, text.DescribeLines(lines), why)
 	}
-	if hint <= 0 {
+	// Beyond match.MaxPlaces the places are not all known, so the nearest
+	// to the hint cannot be told: such a hint is not used.
+	if hint <= 0 || m.Count > len(m.Places) {
 		return 0, false, refuse("include more surrounding lines in old_str to make it unique")
 	}
 	best, bestDist, tie := -1, 0, false
