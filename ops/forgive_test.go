@@ -205,3 +205,34 @@ func TestTextEditorForgivenMatchRecorded(t *testing.T) {
 	}
 	gittest.Fsck(t, dir)
 }
+
+// TestAttackShellEscapedPathNeverDeletesThroughASymlink: a shell-escaped
+// path whose unescaped reading is a symlink is a link like any other: a
+// patch deleting or moving `l\ k` (the link "l k" to a.txt) is refused,
+// not turned into deleting a.txt.
+func TestAttackShellEscapedPathNeverDeletesThroughASymlink(t *testing.T) {
+	for _, tc := range []struct{ name, patch string }{
+		{"delete", "*** Begin Patch\n*** Delete File: l\\ k\n*** End Patch"},
+		{"quoted delete", "*** Begin Patch\n*** Delete File: 'l k'\n*** End Patch"},
+		{"move", "*** Begin Patch\n*** Update File: l\\ k\n*** Move to: m.txt\n*** End Patch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "one\ntwo\n"})
+			must(t, os.Symlink("a.txt", filepath.Join(dir, "l k")))
+			gittest.Git(t, dir, "add", "l k")
+			gittest.Git(t, dir, "commit", "-qm", "link")
+			before, status, state := workFiles(t, dir), gittest.Status(t, dir), gittest.Snapshot(t, dir)
+			res := callTool(t, dir, "apply_patch", map[string]any{"input": tc.patch})
+			if res.OK {
+				t.Fatalf("deleting through the symlink succeeded: %s", res.Text)
+			}
+			if !strings.Contains(res.Text, "is a symlink (to a.txt)") {
+				t.Fatalf("the refusal does not say that the link is a symlink to a.txt: %s", res.Text)
+			}
+			if after := workFiles(t, dir); !sameFiles(before, after) || gittest.Status(t, dir) != status || gittest.Snapshot(t, dir) != state {
+				t.Fatalf("something changed:\nbefore %v\nafter  %v", before, after)
+			}
+			noSession(t, dir)
+		})
+	}
+}
