@@ -231,6 +231,9 @@ func takeMember(args []byte, key string) (rest []byte, val json.RawMessage, err 
 type callRecord struct {
 	mu      sync.Mutex
 	changes []recordedChange
+	// unescaped are the path arguments read as shell-escaped (see
+	// workspace.locate).
+	unescaped []unescapedPath
 }
 
 type recordedChange struct {
@@ -281,6 +284,7 @@ func (e *Engine) run(ctx context.Context, t dialect.Tool, args []byte) Result {
 	if !res.OK {
 		return res
 	}
+	res = withUnescaped(res, rec)
 	if dry {
 		return dryResult(res, rec)
 	}

@@ -71,3 +71,33 @@ func TestWithDryRunKeepsTheSchema(t *testing.T) {
 		t.Fatal("a schema that declares dry_run itself got it again")
 	}
 }
+
+// TestShellUnescape pins how a path argument reads as one shell word.
+func TestShellUnescape(t *testing.T) {
+	tests := []struct {
+		arg, want string
+		ok        bool
+	}{
+		{`my\ file.txt`, "my file.txt", true},
+		{`'my file.txt'`, "my file.txt", true},
+		{`"my file.txt"`, "my file.txt", true},
+		{`dir/'a b'/c.txt`, "dir/a b/c.txt", true},
+		{`a\(1\).txt`, "a(1).txt", true},
+		{`"say \"hi\".txt"`, `say "hi".txt`, true},
+		{`"a\b.txt"`, `a\b.txt`, true}, // in double quotes \b stays
+		{`dir\file.txt`, "", false},    // \f is no shell escape: the name may have a backslash
+		{`plain.txt`, "", false},       // nothing to unquote
+		{`my file.txt`, "", false},     // a blank outside quotes: not one word
+		{`'unclosed.txt`, "", false},   // not a well-formed word
+		{`"unclosed.txt`, "", false},   //
+		{`trailing\`, "", false},       //
+		{`''`, "", false},              // the empty word names nothing
+		{`C:\\Users\\x.txt`, `C:\Users\x.txt`, true},
+	}
+	for _, tt := range tests {
+		got, ok := shellUnescape(tt.arg)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("shellUnescape(%q) = %q, %v; want %q, %v", tt.arg, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/git-edit/git-edit/ops/match"
 )
 
 var textEditorCommands = []string{"view", "write", "create", "str_replace", "insert", "undo_edit"}
@@ -55,11 +57,21 @@ func FuzzTextEditor(f *testing.F) {
 			x = mustRefuse() // f.txt exists
 		case cmd == "write" && plain && utf8.RuneCountInString(n) <= 400_000:
 			x = mustBecome(n)
+			if _, _, omits := match.Omission(s, n); omits {
+				x = mustRefuse() // a placeholder where the file's code was
+			}
 		case cmd == "str_replace" && plain:
-			offs := occurrences(s, o)
-			if len(offs) == 1 {
+			// Exactly once: replaced, unless new_str has a placeholder
+			// for what it deletes; more than once: refused. Not at all:
+			// the ladder's tolerances may still find it (their bytes are
+			// pinned by the texteditor and match tables).
+			switch offs := occurrences(s, o); {
+			case len(offs) == 1:
 				x = mustBecome(s[:offs[0]] + n + s[offs[0]+len(o):])
-			} else {
+				if _, _, omits := match.Omission(o, n); omits {
+					x = mustRefuse()
+				}
+			case len(offs) > 1:
 				x = mustRefuse()
 			}
 		case cmd == "insert" && plain:
@@ -70,12 +82,16 @@ func FuzzTextEditor(f *testing.F) {
 }
 
 // insertExpectation is text_editor insert's result on an LF file s: n's
-// lines (one final "\n" optional) after line `line`; after the last line of
+// lines (one final "\n" optional) after line `line` (a negative line
+// counted from the end); after the last line of
 // a file without a final newline, the line ending goes first and the file
 // still lacks one, unless the last inserted line is empty.
 func insertExpectation(s string, line int64, n string) expectation {
-	if n == "" || line < 0 || line > int64(lineCount(s)) {
+	if n == "" || line < -int64(lineCount(s))-1 || line > int64(lineCount(s)) {
 		return mustRefuse()
+	}
+	if line < 0 { // counted from the end: -1 is after the last line
+		line += int64(lineCount(s)) + 1
 	}
 	body := strings.TrimSuffix(n, "\n")
 	if int(line) == lineCount(s) && s != "" && !strings.HasSuffix(s, "\n") {

@@ -219,7 +219,7 @@ func TestBadArgumentsNeverPanicNorWrite(t *testing.T) {
 	// are covered field by field by each dialect's own tests and goldens;
 	// here, one of each through the engine.
 	for _, c := range []struct{ tool, raw, want string }{
-		{"text_editor", `{"command":"insert","path":"ok.txt","insert_line":-5,"new_str":"x"}`, `"insert_line" is -5`},
+		{"text_editor", `{"command":"insert","path":"ok.txt","insert_line":-5,"new_str":"x"}`, `insert_line -5 is outside ok.txt`},
 		{"edit", `{"command":"insert","arguments":{"file_path":"ok.txt","content":"x","position":{"offset":99999999999999999999}}}`, "too large to be an offset"},
 		{"edit_lines", `{"path":"ok.txt","operations":[{"op":"delete","startLine":"1","endLine":1}]}`, "must be a whole number"},
 		{"Edit", `{"file_path":"ok.txt","old_string":"fine"}`, `Edit needs "new_string"`},

@@ -39,14 +39,14 @@ var _ dialect.Workspace = workspace{}
 
 // Check confines arg (see Engine.locate).
 func (w workspace) Check(arg string) error {
-	_, _, err := w.e.locate(arg)
+	_, _, err := w.locate(arg)
 	return err
 }
 
 // Read returns the file at arg as it is on disk (a UTF-16 file decoded,
 // see dialect.File.Content).
 func (w workspace) Read(arg string) (dialect.File, error) {
-	e, p, err := w.e.locate(arg)
+	e, p, err := w.locate(arg)
 	if err != nil {
 		return dialect.File{}, explain(w.tool, arg, err)
 	}
@@ -86,7 +86,7 @@ func (w workspace) MarkSeen(arg string, content []byte) {
 	if w.dry {
 		return
 	}
-	if e, p, err := w.e.locate(arg); err == nil {
+	if e, p, err := w.locate(arg); err == nil {
 		_ = e.Session.RecordSeen(p.Rel, repo.BlobHash(content))
 	}
 }
@@ -196,15 +196,33 @@ func (w workspace) refuseLinkDelete(args []string, paths []repo.Path, id string)
 		if p.Rel != id {
 			continue
 		}
-		named := args[i]
-		if !filepath.IsAbs(named) {
-			named = filepath.Join(w.e.Dir, named)
-		}
-		if fi, err := os.Lstat(named); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if w.isLink(args[i]) || w.isLinkTo(args[i], id) {
 			return fmt.Errorf("%w: %s is a symlink (to %s); %s deletes and moves files, not links, and would remove %s instead: name %s itself if it should go, or remove the link with git rm; nothing was changed", repo.ErrPathRefused, args[i], id, w.tool, id, id)
 		}
 	}
 	return nil
+}
+
+// isLink reports whether the path named (relative to the engine's
+// directory, or absolute) is a symlink in its last component.
+func (w workspace) isLink(named string) bool {
+	if !filepath.IsAbs(named) {
+		named = filepath.Join(w.e.Dir, named)
+	}
+	fi, err := os.Lstat(named)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+// isLinkTo reports whether arg's shell-unescaped reading (which locate
+// may have used, see workspace.locate) is a symlink to the file id: that
+// link is what the agent named.
+func (w workspace) isLinkTo(arg, id string) bool {
+	alt, ok := shellUnescape(arg)
+	if !ok || !w.isLink(alt) {
+		return false
+	}
+	_, p, err := w.e.locate(alt)
+	return err == nil && p.Rel == id
 }
 
 // locateAll locates every path argument and checks that one repository
@@ -213,7 +231,7 @@ func (w workspace) locateAll(args []string) (*Engine, []repo.Path, error) {
 	var owner *Engine
 	paths := make([]repo.Path, len(args))
 	for i, arg := range args {
-		e, p, err := w.e.locate(arg)
+		e, p, err := w.locate(arg)
 		if err != nil {
 			return nil, nil, explain(w.tool, arg, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	ladder "github.com/git-edit/git-edit/ops/match"
 	"github.com/git-edit/git-edit/ops/text"
 )
 
@@ -57,6 +58,12 @@ func Plan(e Edit, content []byte, exists bool) (Planned, error) {
 	if !exists {
 		return Planned{}, fmt.Errorf("%w: %s does not exist, so search cannot be found in it; to create the file, send an empty search with the file's whole content in replace",
 			ErrFileNotFound, e.FilePath)
+	}
+	// A placeholder in replace ("// ... rest of the method ...") where
+	// search's code was would delete that code (a bare "..." line is this
+	// format's elision, never a placeholder).
+	if err := ladder.CheckOmission("replace", search, replace); err != nil {
+		return Planned{}, fmt.Errorf("%s: %w", e.FilePath, err)
 	}
 	r, err := Match(content, search, replace)
 	if err != nil {

@@ -28,7 +28,7 @@ const (
 var Commands = []string{CmdView, CmdWrite, CmdCreate, CmdStrReplace, CmdInsert, CmdUndoEdit}
 
 // Fields lists the accepted argument fields in the order error messages show them.
-var Fields = []string{"command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range"}
+var Fields = []string{"command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range", "line"}
 
 // Sentinels wrapped (with %w) by this package's errors.
 var (
@@ -54,7 +54,8 @@ type Args struct {
 	FileText   *string // write, create
 	OldStr     *string // str_replace; never empty
 	NewStr     *string // str_replace (may be empty), insert (never empty)
-	InsertLine *int    // insert; >= 0
+	InsertLine *int    // insert; a negative line counts from the end (-1: after the last line)
+	Line       int     // str_replace's line hint (1-based); 0 when absent
 	ViewRange  []int   // view; nil or [start, end] with start >= 1 and end == -1 or end >= start
 }
 
@@ -68,7 +69,7 @@ var commandFields = map[string]fieldUse{
 	CmdView:       {required: []string{"path"}, optional: []string{"view_range"}},
 	CmdWrite:      {required: []string{"path", "file_text"}},
 	CmdCreate:     {required: []string{"path", "file_text"}},
-	CmdStrReplace: {required: []string{"path", "old_str", "new_str"}},
+	CmdStrReplace: {required: []string{"path", "old_str", "new_str"}, optional: []string{"line"}},
 	CmdInsert:     {required: []string{"path", "insert_line", "new_str"}},
 	CmdUndoEdit:   {required: []string{"path"}},
 }
@@ -88,6 +89,7 @@ var fieldHelp = map[string]string{
 	"new_str":     "the replacement text; use \"\" to delete old_str",
 	"insert_line": "the line after which to insert; 0 inserts before the first line",
 	"view_range":  "[start, end]",
+	"line":        "the line where old_str starts, to pick one of several occurrences",
 }
 
 var argsSpec = jsonargs.Spec{Fields: Fields, Example: `{"command": "view", "path": "README.md"}`}
@@ -100,7 +102,7 @@ var argsSpec = jsonargs.Spec{Fields: Fields, Example: `{"command": "view", "path
 // counts as absent. Then, per command: the required fields must be present
 // with the right JSON types, fields the command does not use are refused,
 // path must be non-empty, old_str non-empty, insert's new_str non-empty,
-// insert_line >= 0, view_range two integers [start, end] with start >= 1 and
+// str_replace's line (optional) >= 1, view_range two integers [start, end] with start >= 1 and
 // end == -1 or end >= start, and file_text at most MaxWriteChars characters.
 //
 // Every error wraps ErrInvalidArgs (an oversized file_text wraps ErrTooLarge
@@ -166,13 +168,18 @@ func Parse(raw []byte) (Args, error) {
 			return Args{}, err
 		}
 		a.OldStr, a.NewStr = &o, &n
+		if r, ok := fields["line"]; ok {
+			if a.Line, err = jsonargs.Int("line", r, "a line number"); err != nil {
+				return Args{}, err
+			}
+			if a.Line < 1 {
+				return Args{}, invalid(`"line" is %d, but lines are numbered from 1; give the line where old_str starts, or leave "line" out`, a.Line)
+			}
+		}
 	case CmdInsert:
 		line, err := jsonargs.Int("insert_line", fields["insert_line"], "a line number")
 		if err != nil {
 			return Args{}, err
-		}
-		if line < 0 {
-			return Args{}, invalid(`"insert_line" is %d; use 0 to insert before the first line, or the number of the line to insert after`, line)
 		}
 		n, err := jsonargs.String("new_str", fields["new_str"], "the lines to insert")
 		if err != nil {

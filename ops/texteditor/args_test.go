@@ -25,6 +25,10 @@ func TestParseValid(t *testing.T) {
 		{"insert", `{"command":"insert","path":"a","insert_line":0,"new_str":"x"}`, Args{Command: "insert", Path: "a", InsertLine: ptr(0), NewStr: ptr("x")}},
 		{"insert integral float", `{"command":"insert","path":"a","insert_line":3.0,"new_str":"x"}`, Args{Command: "insert", Path: "a", InsertLine: ptr(3), NewStr: ptr("x")}},
 		{"insert exponent", `{"command":"insert","path":"a","insert_line":1e2,"new_str":"x"}`, Args{Command: "insert", Path: "a", InsertLine: ptr(100), NewStr: ptr("x")}},
+		// A negative insert_line counts from the end, as the MCP text
+		// editors that accept "insert_line = -1: insert at the end" do.
+		{"insert_line negative counts from the end", `{"command":"insert","path":"a","insert_line":-1,"new_str":"x"}`, Args{Command: "insert", Path: "a", InsertLine: ptr(-1), NewStr: ptr("x")}},
+		{"str_replace with a line hint (Roo :start_line:)", `{"command":"str_replace","path":"a","old_str":"x","new_str":"","line":7}`, Args{Command: "str_replace", Path: "a", OldStr: ptr("x"), NewStr: ptr(""), Line: 7}},
 		{"undo_edit", `{"path":"a","command":"undo_edit"}`, Args{Command: "undo_edit", Path: "a"}},
 		{"unicode escapes", `{"command":"str_replace","path":"\u00e9.txt","old_str":"\t\u2603","new_str":"\r\n"}`, Args{Command: "str_replace", Path: "é.txt", OldStr: ptr("\t☃"), NewStr: ptr("\r\n")}},
 	}
@@ -42,7 +46,7 @@ func TestParseValid(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	const accepted = `the accepted fields are "command", "path", "file_text", "old_str", "new_str", "insert_line" and "view_range"`
+	const accepted = `the accepted fields are "command", "path", "file_text", "old_str", "new_str", "insert_line", "view_range" and "line"`
 	const commands = `view, write, create, str_replace, insert or undo_edit`
 	const example = `send one JSON object such as {"command": "view", "path": "README.md"}`
 	const rangeFix = `use [start, end] with 1-based line numbers, or [start, -1] to view to the end of the file`
@@ -79,7 +83,7 @@ func TestParseErrors(t *testing.T) {
 
 		// Fields a command does not use.
 		{"view with old_str", `{"command":"view","path":"a","old_str":"x"}`, `invalid arguments: "old_str" is not used by view; remove it (view takes "path" and optionally "view_range")`},
-		{"str_replace with view_range", `{"command":"str_replace","path":"a","old_str":"x","new_str":"y","view_range":[1,2]}`, `invalid arguments: "view_range" is not used by str_replace; remove it (str_replace takes "path", "old_str" and "new_str")`},
+		{"str_replace with view_range", `{"command":"str_replace","path":"a","old_str":"x","new_str":"y","view_range":[1,2]}`, `invalid arguments: "view_range" is not used by str_replace; remove it (str_replace takes "path", "old_str" and "new_str" and optionally "line")`},
 		{"write with new_str", `{"command":"write","path":"a","file_text":"x","new_str":"y"}`, `invalid arguments: "new_str" is not used by write; remove it (write takes "path" and "file_text")`},
 
 		// Values.
@@ -91,7 +95,9 @@ func TestParseErrors(t *testing.T) {
 		{"empty old_str", `{"command":"str_replace","path":"a","old_str":"","new_str":"y"}`, `invalid arguments: "old_str" is empty, and empty text cannot be located; to add text use "insert" with "insert_line", or "write" to replace the whole file`},
 		{"empty insert new_str", `{"command":"insert","path":"a","insert_line":1,"new_str":""}`, `invalid arguments: "new_str" is empty, so there is nothing to insert; give the lines to insert in "new_str"`},
 		{"insert_line string", `{"command":"insert","path":"a","insert_line":"3","new_str":"x"}`, `invalid arguments: "insert_line" must be a whole number, got a string`},
-		{"insert_line negative", `{"command":"insert","path":"a","insert_line":-1,"new_str":"x"}`, `invalid arguments: "insert_line" is -1; use 0 to insert before the first line, or the number of the line to insert after`},
+		{"str_replace line 0", `{"command":"str_replace","path":"a","old_str":"x","new_str":"y","line":0}`, `invalid arguments: "line" is 0, but lines are numbered from 1; give the line where old_str starts, or leave "line" out`},
+		{"str_replace line string", `{"command":"str_replace","path":"a","old_str":"x","new_str":"y","line":"3"}`, `invalid arguments: "line" must be a whole number, got a string`},
+		{"insert with line", `{"command":"insert","path":"a","insert_line":1,"new_str":"x","line":2}`, `invalid arguments: "line" is not used by insert; remove it (insert takes "path", "insert_line" and "new_str")`},
 		{"insert_line fraction", `{"command":"insert","path":"a","insert_line":1.5,"new_str":"x"}`, `invalid arguments: "insert_line" must be a whole number, got 1.5`},
 		{"insert_line 1e30", `{"command":"insert","path":"a","insert_line":1e30,"new_str":"x"}`, `invalid arguments: "insert_line" is 1e30, which is too large to be a line number; use a line number of the file`},
 		{"insert_line 1e400", `{"command":"insert","path":"a","insert_line":1e400,"new_str":"x"}`, `invalid arguments: "insert_line" is 1e400, which is too large to be a line number; use a line number of the file`},
@@ -162,7 +168,7 @@ func argsEqual(a, b Args) bool {
 	eqI := func(x, y *int) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
 	return a.Command == b.Command && a.Path == b.Path && eqS(a.FileText, b.FileText) && eqS(a.OldStr, b.OldStr) &&
 		eqS(a.NewStr, b.NewStr) && eqI(a.InsertLine, b.InsertLine) && slices.Equal(a.ViewRange, b.ViewRange) &&
-		(a.ViewRange == nil) == (b.ViewRange == nil)
+		(a.ViewRange == nil) == (b.ViewRange == nil) && a.Line == b.Line
 }
 
 func show(a Args) string {
@@ -176,5 +182,5 @@ func show(a Args) string {
 	if a.InsertLine != nil {
 		i = strconv.Itoa(*a.InsertLine)
 	}
-	return fmt.Sprintf("{%s %q file_text=%s old=%s new=%s line=%s range=%v}", a.Command, a.Path, s(a.FileText), s(a.OldStr), s(a.NewStr), i, a.ViewRange)
+	return fmt.Sprintf("{%s %q file_text=%s old=%s new=%s line=%s range=%v hint=%d}", a.Command, a.Path, s(a.FileText), s(a.OldStr), s(a.NewStr), i, a.ViewRange, a.Line)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-edit/git-edit/ops/match"
 	"github.com/git-edit/git-edit/ops/text"
 )
 
@@ -22,6 +23,8 @@ func FuzzPlans(f *testing.F) {
 	f.Add([]byte(text.BOM+"a\nb"), "b", "c\n", 2, 2, 2)
 	f.Add([]byte(""), "x", "", 0, 1, 1)
 	f.Add([]byte("```\naaa\n"), "aa", "a", 0, 1, -1)
+	f.Add([]byte("def f():\n    if x:   \n        return 1\n"), "if x:\n    return 1", "if y:\n    return 2", -1, 1, -1)
+	f.Add([]byte("s := \"it’s\"\n"), `s := "it's"`, `s := "it is"`, -2, 1, -1)
 	f.Fuzz(func(t *testing.T, content []byte, oldStr, newStr string, line, start, end int) {
 		pureCRLF := bytes.Contains(content, []byte("\r\n")) && !hasLoneLF(content)
 		agentLF := !strings.Contains(oldStr, "\r") && !strings.Contains(newStr, "\r")
@@ -35,7 +38,13 @@ func FuzzPlans(f *testing.F) {
 			if pureCRLF && agentLF && hasLoneLF(got) {
 				t.Fatalf("str_replace put a lone LF into a CRLF file: %q -> %q", content, got)
 			}
-		} else if !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrAmbiguous) && !errors.Is(err, ErrInvalidArgs) {
+			// Whatever the ladder forgave, bytes outside the matched
+			// region are the file's.
+			end := pl.Offset + len(pl.Old)
+			if string(content[pl.Offset:end]) != pl.Old || !bytes.HasPrefix(got, content[:pl.Offset]) || !bytes.HasSuffix(got, content[end:]) || len(got) < len(content)-len(pl.Old) {
+				t.Fatalf("str_replace (%s) changed bytes outside the match at %d: %q -> %q", pl.Stage, pl.Offset, content, got)
+			}
+		} else if !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrAmbiguous) && !errors.Is(err, ErrInvalidArgs) && !errors.Is(err, match.ErrOmission) {
 			t.Fatalf("unwrapped error: %v", err)
 		}
 
@@ -54,7 +63,7 @@ func FuzzPlans(f *testing.F) {
 				t.Fatalf("insert added no line: %q -> %q", content, got)
 			}
 			body, _ := text.TrimEOL(newStr)
-			lastEmpty := (body == "" || strings.HasSuffix(body, "\n")) && line == text.LineCount(content)
+			lastEmpty := (body == "" || strings.HasSuffix(body, "\n")) && pl.AfterLine == text.LineCount(content)
 			if text.EndsWithNewline(got) != (text.EndsWithNewline(content) || text.LineCount(content) == 0 || lastEmpty) {
 				t.Fatalf("insert changed the final newline: %q -> %q", content, got)
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/git-edit/git-edit/ops/dialect"
+	"github.com/git-edit/git-edit/ops/match"
 	"github.com/git-edit/git-edit/ops/text"
 )
 
@@ -21,8 +22,8 @@ var Tool = dialect.Tool{
 View, create, overwrite and edit text files, and undo edits (every change is recorded as a git commit).
 Commands: "view" shows the file in a Markdown code block (optional "view_range": [start, end], 1-based, -1 = end; whole files up to 400 KB);
 "write" creates or overwrites the file with "file_text" (parent directories are created); "create" is like write but refuses an existing file;
-"str_replace" replaces "old_str", which must occur exactly once (copy it exactly, whitespace included), with "new_str";
-"insert" inserts "new_str" as whole lines after line "insert_line" (0 = before the first line);
+"str_replace" replaces "old_str", which must occur exactly once (copy it exactly, whitespace included), with "new_str" (optional "line": where old_str starts, to pick one of several occurrences);
+"insert" inserts "new_str" as whole lines after line "insert_line" (0 = before the first line, -1 = after the last line);
 "undo_edit" reverts the last edit of the file. Paths are relative to the project root or absolute.`,
 	Schema: `{
   "type": "object",
@@ -32,8 +33,9 @@ Commands: "view" shows the file in a Markdown code block (optional "view_range":
     "file_text": {"type": "string", "description": "write/create: the entire new content of the file."},
     "old_str": {"type": "string", "description": "str_replace: the exact text to replace; it must occur exactly once."},
     "new_str": {"type": "string", "description": "str_replace: the replacement (\"\" deletes); insert: the lines to insert."},
-    "insert_line": {"type": "integer", "minimum": 0, "description": "insert: the line after which to insert; 0 inserts before the first line."},
-    "view_range": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2, "description": "view: [start, end], 1-based and inclusive; end -1 means the last line."}
+    "insert_line": {"type": "integer", "description": "insert: the line after which to insert; 0 inserts before the first line, -1 after the last line (negative lines count from the end)."},
+    "view_range": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2, "description": "view: [start, end], 1-based and inclusive; end -1 means the last line."},
+    "line": {"type": "integer", "minimum": 1, "description": "str_replace: the line where old_str starts (1-based), to pick one of several occurrences."}
   },
   "required": ["command", "path"],
   "additionalProperties": false
@@ -147,6 +149,13 @@ func write(ctx context.Context, ws dialect.Workspace, args Args) (Response, erro
 			if args.Command == CmdCreate && cur.Exists {
 				return dialect.Plan{}, fmt.Errorf("%w: %s; \"create\" never overwrites: use \"write\" to replace the whole file, or \"str_replace\" to change part of it", ErrFileExists, args.Path)
 			}
+			if cur.Exists {
+				// A file_text with "// ... existing code ..." where the
+				// file's code was would delete that code.
+				if err := match.CheckOmission("file_text", string(cur.Content), *args.FileText); err != nil {
+					return dialect.Plan{}, fmt.Errorf("%s: %w", args.Path, err)
+				}
+			}
 			created, id = !cur.Exists, cur.ID
 			what := "overwrite"
 			if created {
@@ -195,19 +204,13 @@ func editFile(ctx context.Context, ws dialect.Workspace, args Args) (Response, e
 			var pl Planned
 			var err error
 			if args.Command == CmdInsert {
-				msg = fmt.Sprintf("The file %s has been edited: text inserted after line %d.", args.Path, *args.InsertLine)
-				if *args.InsertLine == 0 {
-					msg = fmt.Sprintf("The file %s has been edited: text inserted before line 1.", args.Path)
-				}
 				pl, err = PlanInsert(args.Path, cur.Content, *args.InsertLine, *args.NewStr)
+				msg = insertedMessage(args.Path, *args.InsertLine, pl.AfterLine)
 			} else {
-				pl, err = PlanStrReplace(args.Path, cur.Content, *args.OldStr, *args.NewStr)
-				msg = fmt.Sprintf("The file %s has been edited: old_str replaced at line %d.", args.Path, pl.Line)
-				if pl.CRLFFix {
-					msg += " The file uses CRLF line endings: old_str matched with its line endings converted, and new_str was written with CRLF."
-				}
+				pl, err = PlanStrReplaceAt(args.Path, cur.Content, *args.OldStr, *args.NewStr, args.Line)
+				msg = replacedMessage(args.Path, pl)
 			}
-			return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Edits: pl.Edits}}}, err
+			return dialect.Plan{Changes: []dialect.Change{{ID: cur.ID, Edits: pl.Edits}}, Matched: pl.Matched()}, err
 		},
 	})
 	if err != nil {
@@ -218,6 +221,35 @@ func editFile(ctx context.Context, ws dialect.Workspace, args Args) (Response, e
 	}
 	id := onlyID(out)
 	return Response{Message: msg, Snippet: dialect.Snippet(out.Before[id].Content, out.After[id].Content), Commit: out.Commit}, nil
+}
+
+// insertedMessage is insert's result: where the text went; a negative
+// insert_line is said with the line it counted to.
+func insertedMessage(path string, given, after int) string {
+	from := ""
+	if given < 0 {
+		from = fmt.Sprintf(" (insert_line %d counts from the end)", given)
+	}
+	if after == 0 {
+		return fmt.Sprintf("The file %s has been edited: text inserted before line 1%s.", path, from)
+	}
+	return fmt.Sprintf("The file %s has been edited: text inserted after line %d%s.", path, after, from)
+}
+
+// replacedMessage is str_replace's result: where old_str was, and what
+// was forgiven to find it.
+func replacedMessage(path string, pl Planned) string {
+	msg := fmt.Sprintf("The file %s has been edited: old_str replaced at line %d.", path, pl.Line)
+	if pl.Hinted {
+		msg += fmt.Sprintf(" old_str occurs %d times (at %s); \"line\" picked the one at line %d.", len(pl.Occurrences), text.DescribeLines(pl.Occurrences), pl.Line)
+	}
+	if pl.Stage != match.Exact {
+		msg += fmt.Sprintf(" old_str is not in the file exactly: it matched ignoring %s, and new_str was adapted the same way; check the snippet.", pl.forgiven())
+	}
+	if pl.CRLFFix {
+		msg += " The file uses CRLF line endings: old_str matched with its line endings converted, and new_str was written with CRLF."
+	}
+	return msg
 }
 
 // onlyID is the ID of the one file a single-file operation changed.
