@@ -11,7 +11,7 @@ import (
 // TestPlanStrReplaceLineHint_RooStartLine: a line hint picks one of several
 // occurrences of old_str, as Roo Code's apply_diff `:start_line:` does (and
 // the `start_line`/`line` arguments of other editors): the one containing
-// the line, else the nearest, within HintWindow lines; a tie or a hint far
+// the line, else the nearest, within match.HintWindow lines; a tie or a hint far
 // from every occurrence is refused with every candidate's line.
 func TestPlanStrReplaceLineHint_RooStartLine(t *testing.T) {
 	const file = "x = 1\ny = 2\nx = 1\nz = 3\nx = 1\n"
@@ -137,14 +137,14 @@ func TestPlanStrReplaceLadder(t *testing.T) {
 		{name: "Cline/Roo: a CRLF old_str against an LF file", content: "a\nb\n", old: "a\r\nb", new: "x\r\ny",
 			want: "x\ny\n", wantMatched: []string{"trailing whitespace: CRLF line endings read as the file's LF"}},
 		{name: "CRLF file, old_str with a lone LF and a CRLF", content: "a\r\nb\nc\r\n", old: "a\nb\r\nc", new: "new",
-			want: "new\r\n", wantMatched: []string{"trailing whitespace: trailing whitespace differences"}},
+			want: "new\r\n", wantMatched: []string{"trailing whitespace: mixed line endings: CRLF read as the file's LF on line 2"}},
 		{name: "OpenHands: a final line break the file lacks", content: "a\nb", old: "a\nb\n", new: "c\nd\n",
-			want: "c\nd", wantMatched: []string{"trailing whitespace: trailing whitespace differences"}},
+			want: "c\nd", wantMatched: []string{"trailing whitespace: a final line break the file lacks"}},
 		{name: "aider: indentation off by 4 spaces, new_str re-indented", content: "def f():\n    if x:\n        return 1\n    return 2\n",
 			old: "if x:\n    return 1", new: "if y:\n    return 3",
 			want: "def f():\n    if y:\n        return 3\n    return 2\n", wantMatched: []string{"indentation: indentation off by 4 spaces on 2 lines"}},
 		{name: "a tab-indented file, old_str with 4 spaces", content: "\tindented\n", old: "    indented", new: "    new",
-			want: "\tnew\n", wantMatched: []string{"indentation: indentation off by different amounts on 1 line (relative indentation kept)"}},
+			want: "\tnew\n", wantMatched: []string{"indentation: a 4-space indent read as the file's tabs"}},
 		{name: "Roo/Continue: curly quotes in the file, straight in old_str", content: "s := \"it’s\"\n", old: `s := "it's"`, new: `s := "it is"`,
 			want: "s := \"it is\"\n", wantMatched: []string{"unicode: curly quotes on line 1"}},
 		{name: "Copilot: runs of spaces inside a line", content: "x  =  1\n", old: "x = 1", new: "x = 2",

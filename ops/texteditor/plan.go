@@ -70,11 +70,6 @@ func (p Planned) forgiven() string {
 // the seed asks for the exact text, and a near block may be the wrong one.
 var Stages = match.Of(match.TrailingSpace, match.Unicode, match.Indentation, match.InnerSpace, match.Escapes)
 
-// HintWindow is how far (in lines) a line hint may be from the occurrence
-// it picks: further than that, the hint names another place of the file,
-// and the call is refused as ambiguous.
-const HintWindow = 20
-
 // PlanStrReplace plans replacing the one occurrence of oldStr in content by
 // newStr: PlanStrReplaceAt without a line hint.
 func PlanStrReplace(path string, content []byte, oldStr, newStr string) (Planned, error) {
@@ -84,8 +79,8 @@ func PlanStrReplace(path string, content []byte, oldStr, newStr string) (Planned
 // PlanStrReplaceAt plans replacing the one occurrence of oldStr in content
 // by newStr. path is used in error messages only. hint, when > 0, is the
 // 1-based line the agent says oldStr is at: among several occurrences it
-// picks the one nearest to it (containing it, else starting or ending
-// closest), within HintWindow lines; with one occurrence it is not needed.
+// picks the one match.PickByHint picks (containing it, else the nearest
+// within match.HintWindow lines); with one occurrence it is not needed.
 //
 // Matching climbs match.Find's ladder over Stages: exact first
 // (text.FindExact's: overlapping occurrences included, a match never starts
@@ -161,29 +156,14 @@ func pick(path string, m *match.Match, hint int) (i int, hinted bool, err error)
 	if hint <= 0 || m.Count > len(m.Places) {
 		return 0, false, refuse("include more surrounding lines in old_str to make it unique")
 	}
-	best, bestDist, tie := -1, 0, false
-	for k, p := range m.Places {
-		d := 0
-		switch {
-		case hint < p.Line:
-			d = p.Line - hint
-		case hint > p.EndLine:
-			d = hint - p.EndLine
-		}
-		switch {
-		case best < 0 || d < bestDist:
-			best, bestDist, tie = k, d, false
-		case d == bestDist:
-			tie = true
-		}
-	}
-	switch {
-	case bestDist > HintWindow:
-		return 0, false, refuse(fmt.Sprintf(`"line" %d is more than %d lines from every one of them; give the line where the one to replace starts, or include more surrounding lines in old_str`, hint, HintWindow))
-	case tie:
+	i, miss := match.PickByHint(len(m.Places), func(k int) (int, int) { return m.Places[k].Line, m.Places[k].EndLine }, hint)
+	switch miss {
+	case match.HintTooFar:
+		return 0, false, refuse(fmt.Sprintf(`"line" %d is more than %d lines from every one of them; give the line where the one to replace starts, or include more surrounding lines in old_str`, hint, match.HintWindow))
+	case match.HintTie:
 		return 0, false, refuse(fmt.Sprintf(`"line" %d is as near to two of them; give the line where the one to replace starts, or include more surrounding lines in old_str`, hint))
 	}
-	return best, true, nil
+	return i, true, nil
 }
 
 // overlapNote explains a count that surprises: occurrences that overlap.
