@@ -162,7 +162,7 @@ func TestPlanEditForgives(t *testing.T) {
 // Edit), with exact bytes.
 func TestPlanEditCountsAndHints(t *testing.T) {
 	const three = "a()\nb\na()\nc\na()\n"
-	far := "x\n" + strings.Repeat("-\n", 8) + "x\n" + strings.Repeat("-\n", 19) + "x\n" // x at lines 1, 10 and 30
+	far := "x\n" + strings.Repeat("-\n", 38) + "x\n" + strings.Repeat("-\n", 59) + "x\n" // x at lines 1, 40 and 100
 	tests := []struct {
 		name, content string
 		a             EditArgs
@@ -177,8 +177,8 @@ func TestPlanEditCountsAndHints(t *testing.T) {
 			want: "z()\nb\nz()\nc\nz()\n", line: 1, n: 3},
 		{name: "roo-code :start_line: picks the place on that line", content: three, a: EditArgs{OldString: "a()", NewString: "z()", Line: 3},
 			want: "a()\nb\nz()\nc\na()\n", line: 3, n: 1},
-		{name: "roo-code start_line a little off picks the nearest", content: far, a: EditArgs{OldString: "x", NewString: "y", Line: 12},
-			want: strings.Replace(far, "-\nx\n", "-\ny\n", 1), line: 10, n: 1},
+		{name: "roo-code start_line a little off picks the nearest", content: far, a: EditArgs{OldString: "x", NewString: "y", Line: 52},
+			want: strings.Replace(far, "-\nx\n", "-\ny\n", 1), line: 40, n: 1},
 		{name: "line hint on a unique place is not needed", content: "a\nb\n", a: EditArgs{OldString: "b", NewString: "z", Line: 40},
 			want: "a\nz\n", line: 2, n: 1},
 		{name: "replace_all with a line hint replaces all", content: three, a: EditArgs{OldString: "a()", NewString: "z()", Line: 3, ReplaceAll: true},
@@ -208,7 +208,7 @@ func TestPlanEditCountsAndHints(t *testing.T) {
 // planned.
 func TestPlanEditCountsAndHintsRefused(t *testing.T) {
 	const three = "a()\nb\na()\nc\na()\n"
-	far := "x\n" + strings.Repeat("-\n", 8) + "x\n" + strings.Repeat("-\n", 19) + "x\n"
+	far := "x\n" + strings.Repeat("-\n", 38) + "x\n" + strings.Repeat("-\n", 59) + "x\n" // x at lines 1, 40 and 100
 	tests := []struct {
 		name, content string
 		a             EditArgs
@@ -223,10 +223,10 @@ func TestPlanEditCountsAndHintsRefused(t *testing.T) {
 			msg: MsgCountMismatch, details: "Expected 2 occurrences and found 2, at line 1 (2 times), but some of them overlap, so they cannot all be replaced. Include more surrounding context in old_string so that each occurrence stands apart", is: ErrCountMismatch},
 		{name: "roo-code start_line: two places equally near", content: three, a: EditArgs{OldString: "a()", NewString: "z()", Line: 4},
 			msg: MsgMultiple, details: "Found 3 occurrences, at lines 1, 3 and 5; two of them are equally near line 4, the line given. Give the line where the one to replace starts, use replace_all: true to replace all, or include more surrounding context to make old_string unique", is: ErrAmbiguous},
-		{name: "roo-code start_line: no place within the window", content: far, a: EditArgs{OldString: "x", NewString: "y", Line: 21},
-			msg: MsgMultiple, details: "Found 3 occurrences, at lines 1, 10 and 30; none starts within 5 lines of line 21, the line given. Give the line where the one to replace starts, use replace_all: true to replace all, or include more surrounding context to make old_string unique", is: ErrAmbiguous},
+		{name: "roo-code start_line: no place within the window", content: far, a: EditArgs{OldString: "x", NewString: "y", Line: 65},
+			msg: MsgMultiple, details: "Found 3 occurrences, at lines 1, 40 and 100; none is within 20 lines of line 65, the line given. Give the line where the one to replace starts, use replace_all: true to replace all, or include more surrounding context to make old_string unique", is: ErrAmbiguous},
 		{name: "two places start on the hinted line", content: "a a\nb\n", a: EditArgs{OldString: "a", NewString: "c", Line: 1},
-			msg: MsgMultiple, details: "Found 2 occurrences, at line 1 (2 times); more than one of them starts on line 1, the line given. Give the line where the one to replace starts, use replace_all: true to replace all, or include more surrounding context to make old_string unique", is: ErrAmbiguous},
+			msg: MsgMultiple, details: "Found 2 occurrences, at line 1 (2 times); two of them are equally near line 1, the line given. Give the line where the one to replace starts, use replace_all: true to replace all, or include more surrounding context to make old_string unique", is: ErrAmbiguous},
 		{name: "Claude Code Edit: empty old_string on a file with text is still refused", content: "x\n", a: EditArgs{OldString: "", NewString: "y"},
 			msg: MsgEmptyOldString, details: "Empty text cannot be located. Set old_string to the exact text to replace, copied from the file; to add text, put a neighbouring line in old_string and that line plus the addition in new_string", is: ErrEmptyOldString},
 		{name: "empty old_string and empty new_string on an empty file", content: "", a: EditArgs{OldString: "", NewString: ""},

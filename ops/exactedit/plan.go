@@ -50,10 +50,6 @@ type Planned struct {
 // is told. Uniqueness is checked at the winning stage as at Exact.
 var Stages = match.All
 
-// HintWindow is how many lines away from a line hint ("line") the nearest
-// of several places may start and still be picked by it.
-const HintWindow = 5
-
 // PlanEdit plans replacing oldString by newString in content: Plan with
 // no expected count and no line hint.
 func PlanEdit(content []byte, oldString, newString string, replaceAll bool) (Planned, error) {
@@ -88,7 +84,7 @@ func PlanEdit(content []byte, oldString, newString string, replaceAll bool) (Pla
 // many, and all are replaced. Line, when above 0 and OldString matches at
 // several places (without ReplaceAll or ExpectedReplacements), picks the
 // place that starts on that line, or else the one nearest to it within
-// HintWindow lines when no other is as near; a unique place is taken
+// match.HintWindow lines when no other is as near; a unique place is taken
 // whatever Line says.
 //
 // An empty OldString on a file with no text (empty, or only a BOM) fills it
@@ -179,16 +175,17 @@ func plan(content []byte, a EditArgs) (Planned, iter.Seq[occurrence], error) {
 	var places []place
 	x := text.NewLineIndex(content)
 	for off := range offs {
-		places = append(places, place{start: off, end: off + n, line: x.LineAt(off), repl: repl})
+		places = append(places, place{start: off, end: off + n, line: x.LineAt(off), endLine: x.LineAt(max(off, off+n-1)), repl: repl})
 	}
 	return finish(content, a, p, places, "")
 }
 
 // place is one place old_string matched, with the text to put there.
 type place struct {
-	start, end, line int
-	repl             string
-	forgave          string // what the ladder forgave there; "" when exact
+	start, end    int
+	line, endLine int // the first and last lines of the place (1-based)
+	repl          string
+	forgave       string // what the ladder forgave there; "" when exact
 }
 
 // planLadder climbs the ladder for an old_string not found exactly.
@@ -208,7 +205,7 @@ func planLadder(content []byte, a EditArgs, p Planned) (Planned, iter.Seq[occurr
 	}
 	places := make([]place, len(m.Places))
 	for i, pl := range m.Places {
-		places[i] = place{start: pl.Start, end: pl.End, line: pl.Line, repl: m.Replacement(i, a.NewString), forgave: pl.Forgave}
+		places[i] = place{start: pl.Start, end: pl.End, line: pl.Line, endLine: pl.EndLine, repl: m.Replacement(i, a.NewString), forgave: pl.Forgave}
 	}
 	stage := ""
 	if m.Stage != match.Exact {
@@ -288,35 +285,19 @@ func choose(places []place, a EditArgs, stage string) ([]place, error) {
 	return nil, multiple(len(places), overlap, text.DescribeLines(lines), stage)
 }
 
-// pick is the place a line hint picks: the only one starting on line, or
-// else the nearest, when it is within HintWindow lines and no other is as
-// near. Otherwise it refuses, saying why the hint did not decide.
+// pick is the place a line hint picks (match.PickByHint: the one whose
+// lines contain line, else the nearest within match.HintWindow lines, when
+// no other is as near). Otherwise it refuses, saying why the hint did not
+// decide.
 func pick(places []place, line int, lines []int, overlap bool, stage string) ([]place, error) {
-	best, bestDist, tie := -1, 0, false
-	for i, pl := range places {
-		d := pl.line - line
-		if d < 0 {
-			d = -d
-		}
-		switch {
-		case best < 0 || d < bestDist:
-			best, bestDist, tie = i, d, false
-		case d == bestDist:
-			tie = true
-		}
-	}
-	if !tie && bestDist <= HintWindow {
-		return places[best : best+1], nil
+	i, miss := match.PickByHint(len(places), func(i int) (int, int) { return places[i].line, places[i].endLine }, line)
+	if miss == match.HintPicked {
+		return places[i : i+1], nil
 	}
 	f := multiple(len(places), overlap, text.DescribeLines(lines), stage)
-	var why string
-	switch {
-	case tie && bestDist == 0:
-		why = fmt.Sprintf("more than one of them starts on line %d, the line given", line)
-	case tie:
-		why = fmt.Sprintf("two of them are equally near line %d, the line given", line)
-	default:
-		why = fmt.Sprintf("none starts within %d lines of line %d, the line given", HintWindow, line)
+	why := fmt.Sprintf("two of them are equally near line %d, the line given", line)
+	if miss == match.HintTooFar {
+		why = fmt.Sprintf("none is within %d lines of line %d, the line given", match.HintWindow, line)
 	}
 	f.Details = strings.Replace(f.Details, ". Use replace_all", "; "+why+". Give the line where the one to replace starts, use replace_all", 1)
 	return nil, f
