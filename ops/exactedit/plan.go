@@ -133,6 +133,16 @@ func plan(content []byte, a EditArgs) (Planned, iter.Seq[occurrence], error) {
 	case oldString == newString:
 		return Planned{}, nil, &Failure{Message: MsgIdentical, Err: ErrIdentical, Details: "No changes would be made"}
 	}
+	// A placeholder in new_string standing for lines it leaves out (Cline's
+	// detectCodeOmission, aider's lazy comments) would delete them. The
+	// agent's old_string, not the matched bytes, is compared: that covers
+	// the exact and tolerant searches, replace_all and expected_replacements
+	// at once (lines are compared trimmed, so forgiven whitespace does not
+	// matter), and refuses before the file is searched.
+	if n, l, found := match.Omission(oldString, newString); found {
+		return Planned{}, nil, &Failure{Message: MsgOmission, Err: ErrOmission,
+			Details: fmt.Sprintf("Line %d of new_string, %q, stands for code it leaves out, and the edit would delete the lines it stands for. Send new_string in full, every line that should remain written out", n, strings.TrimSpace(l))}
+	}
 
 	// The occurrences are never collected unless a choice among them needs
 	// it: a one-byte old_string may occur at every byte, and what is kept
