@@ -108,6 +108,17 @@ func Plan(content []byte, a EditArgs) (Planned, error) {
 	return p, err
 }
 
+// omission is the refusal of a newString with a placeholder line standing
+// for lines of oldString it drops (match.Omission), or nil.
+func omission(oldString, newString string) *Failure {
+	n, l, found := match.Omission(oldString, newString)
+	if !found {
+		return nil
+	}
+	return &Failure{Message: MsgOmission, Err: ErrOmission,
+		Details: fmt.Sprintf("Line %d of new_string, %q, stands for code it leaves out, and the edit would delete the lines it stands for. Send new_string in full, every line that should remain written out", n, strings.TrimSpace(l))}
+}
+
 // occurrence is one place an edit replaces, in the content it was planned
 // against; MultiEdit tracks them to find edits that overlap.
 type occurrence struct{ start, end, newLen int }
@@ -139,9 +150,8 @@ func plan(content []byte, a EditArgs) (Planned, iter.Seq[occurrence], error) {
 	// the exact and tolerant searches, replace_all and expected_replacements
 	// at once (lines are compared trimmed, so forgiven whitespace does not
 	// matter), and refuses before the file is searched.
-	if n, l, found := match.Omission(oldString, newString); found {
-		return Planned{}, nil, &Failure{Message: MsgOmission, Err: ErrOmission,
-			Details: fmt.Sprintf("Line %d of new_string, %q, stands for code it leaves out, and the edit would delete the lines it stands for. Send new_string in full, every line that should remain written out", n, strings.TrimSpace(l))}
+	if f := omission(oldString, newString); f != nil {
+		return Planned{}, nil, f
 	}
 
 	// The occurrences are never collected unless a choice among them needs
@@ -158,6 +168,11 @@ func plan(content []byte, a EditArgs) (Planned, iter.Seq[occurrence], error) {
 				first, found = firstOf(offs)
 				p.Notes = append(p.Notes, fmt.Sprintf("old_string had Read line-number prefixes (e.g. %q); they were removed before matching", example))
 				if s, _, ok := readPrefixes(newString, false); ok {
+					// The placeholder line had a prefix too; without
+					// it, it is checked like any other.
+					if f := omission(stripped, s); f != nil {
+						return Planned{}, nil, f
+					}
 					newString = s
 					p.Notes = append(p.Notes, "new_string had line-number prefixes too; they were removed from it as well")
 				} else if anyPrefix(newString) {
