@@ -163,6 +163,49 @@ func TestOmissionPlaceholderRefused_ClineDetectCodeOmission(t *testing.T) {
 	}
 }
 
+// TestOmissionPlaceholderRefusedEditApplyPatch_ClineDetectCodeOmission:
+// Edit, MultiEdit and apply_patch refuse, as text_editor does, a
+// replacement that puts a placeholder (Cline's detectCodeOmission, aider's
+// lazy comments) where the file's code was, naming it; through the real
+// workspace the file, the session ref and the repository stay as they were.
+func TestOmissionPlaceholderRefusedEditApplyPatch_ClineDetectCodeOmission(t *testing.T) {
+	const src = "package p\n\nfunc Run() error {\n\tif err := open(); err != nil {\n\t\treturn err\n\t}\n\treturn loop()\n}\n"
+	const body = "\tif err := open(); err != nil {\n\t\treturn err\n\t}\n\treturn loop()"
+	tests := []struct {
+		name, tool string
+		args       map[string]any
+		want       string
+	}{
+		{name: "Edit: Cline detectCodeOmission // ... rest of the method ...", tool: "Edit",
+			args: map[string]any{"file_path": "p.go", "old_string": body, "new_string": "\tlog()\n\t// ... rest of the method ..."},
+			want: `new_string omits code with a placeholder: Line 2 of new_string, "// ... rest of the method ...", stands for code it leaves out, and the edit would delete the lines it stands for. Send new_string in full, every line that should remain written out`},
+		{name: "MultiEdit: aider lazy comment // ... existing code ... in edit 2", tool: "MultiEdit",
+			args: map[string]any{"file_path": "p.go", "edits": []map[string]any{{"old_string": "func Run()", "new_string": "func Start()"}, {"old_string": body, "new_string": "\t// ... existing code ..."}}},
+			want: `Edit 2 of 2 failed: new_string omits code with a placeholder: Line 1 of new_string, "// ... existing code ...", stands for code it leaves out, and the edit would delete the lines it stands for. Send new_string in full, every line that should remain written out. None of the 2 edits was applied; send them all again with edit 2 fixed`},
+		{name: "apply_patch: Cline detectCodeOmission // rest of code unchanged", tool: "apply_patch",
+			args: map[string]any{"input": "*** Begin Patch\n*** Update File: p.go\n@@ func Run() error {\n-" + strings.ReplaceAll(body, "\n", "\n-") + "\n+\tlog()\n+\t// rest of code unchanged\n }\n*** End Patch"},
+			want: "Refused hunk 1 of 1 in '*** Update File: p.go': its added line '// rest of code unchanged' is a placeholder that stands for code it leaves out, and the hunk would delete the lines it stands for. Nothing was changed: the whole patch was refused. Send the patch again with every line that should remain written out as context (' '), and '-' only on the lines to delete."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"p.go": src})
+			call(t, dir, map[string]any{"command": "create", "path": "seed.txt", "file_text": "seed\n"})
+			if res := callTool(t, dir, "Read", map[string]any{"file_path": "p.go"}); !res.OK {
+				t.Fatalf("Read: %s", res.Text)
+			}
+			tip, before, state := gittest.Rev(t, dir, "refs/edits/s"), gittest.Status(t, dir), gittest.Snapshot(t, dir)
+			res := callTool(t, dir, tt.tool, tt.args)
+			if res.OK || res.Text != tt.want {
+				t.Fatalf("got %v %q\nwant %q", res.OK, res.Text, tt.want)
+			}
+			if gittest.ReadFile(t, dir, "p.go") != src || gittest.Rev(t, dir, "refs/edits/s") != tip || gittest.Status(t, dir) != before || gittest.Snapshot(t, dir) != state {
+				t.Fatal("a refused call changed something")
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}
+
 // TestTextEditorLineHintAndNegativeInsert: through a real repository, a
 // line hint picks one of several occurrences (Roo Code's :start_line:) and
 // says which; a negative insert_line counts from the end and says so.

@@ -5,7 +5,16 @@ package ops_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/git-edit/git-edit/ops/match"
 )
+
+// omits reports whether replacing old with new puts an omission
+// placeholder where old's lines were (match.Omission).
+func omits(old, new string) bool {
+	_, _, found := match.Omission(old, new)
+	return found
+}
 
 // FuzzExactEdit: Edit (mode even) or MultiEdit (odd) on f.txt with fuzzed
 // old and new strings; mode's other bits set replace_all per edit, whether
@@ -65,6 +74,11 @@ func FuzzExactEdit(f *testing.F) {
 			case o == "" && n != "" && strings.TrimPrefix(cur, "\ufeff") == "":
 				places = []int{len(cur)} // a file without text is filled
 			case o == "" || o == n:
+				mustRefuse().check(t, c, content)
+				return
+			case omits(o, n):
+				// A placeholder in new_string for lines it deletes
+				// (issue 25): refused before the search.
 				mustRefuse().check(t, c, content)
 				return
 			case !strings.Contains(cur, o):

@@ -25,9 +25,11 @@ const teachSource = "func f() {\n\treturn 1\n}\n"
 // directory is seed 001's "path is a directory". Edit comes after a Read
 // (read-before-edit is on).
 var teachCases = []struct{ tool, args, want, mcp string }{
-	{"text_editor", `{"command":"str_replace","path":"a.go","old_str":"    return 1","new_str":"    return 2"}`,
-		`{"status":"error","message":"old_str not found in a.go; view the file and copy the exact text to replace, including whitespace, indentation and line breaks\nDid you mean line 2? The file has:\n     2\t\treturn 1\nThe first difference is at line 2, in whitespace only: the file has \"\\treturn 1\" where old_str line 1 has \"    return 1\". The file's indentation of that line is 1 tab, old_str's is 4 spaces."}`,
-		"old_str not found in a.go; view the file and copy the exact text to replace, including whitespace, indentation and line breaks\nDid you mean line 2? The file has:\n     2\t\treturn 1\nThe first difference is at line 2, in whitespace only: the file has \"\\treturn 1\" where old_str line 1 has \"    return 1\". The file's indentation of that line is 1 tab, old_str's is 4 spaces."},
+	// (old_str off only in indentation is no longer refused: the ladder's
+	// indentation stage matches it and says so; a different word still is.)
+	{"text_editor", `{"command":"str_replace","path":"a.go","old_str":"\treturn one","new_str":"\treturn 2"}`,
+		`{"status":"error","message":"old_str not found in a.go; view the file and copy the exact text to replace, including whitespace, indentation and line breaks\nDid you mean line 2? The file has:\n     2\t\treturn 1\nThe first difference is at line 2: the file has \"\\treturn 1\" where old_str line 1 has \"\\treturn one\"."}`,
+		"old_str not found in a.go; view the file and copy the exact text to replace, including whitespace, indentation and line breaks\nDid you mean line 2? The file has:\n     2\t\treturn 1\nThe first difference is at line 2: the file has \"\\treturn 1\" where old_str line 1 has \"\\treturn one\"."},
 	{"Read", `{"file_path":"a.go"}`, "", ""},
 	// (An old_string off only in indentation is no longer refused: the
 	// ladder matches it and says so; a different word still is.)

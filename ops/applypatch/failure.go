@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-edit/git-edit/ops/dialect"
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	"github.com/git-edit/git-edit/ops/match"
 )
 
 // Sentinels a Failure unwraps to, for callers that branch with errors.Is.
@@ -27,6 +28,10 @@ var (
 	ErrFileNotFound = dialect.ErrFileNotFound
 	// ErrFileExists: an Add or a Move to names a file that already exists.
 	ErrFileExists = errors.New("file already exists")
+	// ErrOmission: a hunk adds a placeholder line ("// ... rest of the
+	// method ...") standing for code it deletes. It is match.ErrOmission,
+	// shared by every dialect.
+	ErrOmission = match.ErrOmission
 	// ErrBinary: an Update names a file that is not text (text.IsBinary).
 	ErrBinary = dialect.ErrBinary
 )

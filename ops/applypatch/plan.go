@@ -262,6 +262,9 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			}
 			asSent = !ok && hasAdded(lines)
 		}
+		if err := checkOmission(op, hi, matched, lines); err != nil {
+			return nil, nil, err
+		}
 		if t != exact || h.Bare > 0 || early || len(also) > 0 || split > 0 {
 			pending = append(pending, noted{hi, at, t, old, matched, h, early, also, asSent, split, reindented})
 		}
@@ -513,6 +516,38 @@ func contextNotFound(op FileOp, hi int, c string) *Failure {
 	return &Failure{Err: ErrNoMatch, Path: op.Path, Hunk: hi + 1, Lines: []string{c}, Message: fmt.Sprintf(
 		"Failed to find context '%s' in %s\nThis is the '@@' header of hunk %d of %d in '*** Update File: %s'; it must be a whole line of the file, such as a function or class header, after the lines of the hunks before it. Nothing was changed: the whole patch was refused. Re-read %s and send the patch again.",
 		c, op.Path, hi+1, len(op.Hunks), op.Path, op.Path)}
+}
+
+// checkOmission refuses hunk hi when one of its added lines is a
+// placeholder standing for code the hunk deletes ("// ... rest of the
+// method ..." in place of removed lines: Cline's detectCodeOmission,
+// aider's lazy comments). What the hunk replaces is the file's lines it
+// matched (context and removed); what stands there after is its context
+// lines as the file has them and its added lines, in order. A hunk that
+// only adds lines loses nothing and is never checked.
+func checkOmission(op FileOp, hi int, matched []string, lines []Line) *Failure {
+	after := make([]string, 0, len(lines))
+	j := 0
+	for _, l := range lines {
+		switch l.Op {
+		case ' ':
+			if j < len(matched) {
+				after = append(after, matched[j])
+			}
+			j++
+		case '-':
+			j++
+		case '+':
+			after = append(after, l.Text)
+		}
+	}
+	_, l, found := match.Omission(strings.Join(matched, "\n"), strings.Join(after, "\n"))
+	if !found {
+		return nil
+	}
+	return &Failure{Err: ErrOmission, Path: op.Path, Hunk: hi + 1, Message: fmt.Sprintf(
+		"Refused hunk %d of %d in '*** Update File: %s': its added line '%s' is a placeholder that stands for code it leaves out, and the hunk would delete the lines it stands for. Nothing was changed: the whole patch was refused. Send the patch again with every line that should remain written out as context (' '), and '-' only on the lines to delete.",
+		hi+1, len(op.Hunks), op.Path, strings.TrimSpace(l))}
 }
 
 // linesNotFound is the refusal of hunk hi's lines, in Codex's words and then

@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-edit/git-edit/ops/dialect"
 	"github.com/git-edit/git-edit/ops/jsonargs"
+	"github.com/git-edit/git-edit/ops/match"
 )
 
 // Tool names (CLI and MCP).
@@ -29,6 +30,7 @@ const (
 	MsgOffsetPastEnd  = "Offset is past the end of the file"
 	MsgCountMismatch  = "Wrong number of occurrences"
 	MsgOverlap        = "Edits overlap"
+	MsgOmission       = "new_string omits code with a placeholder"
 )
 
 // Sentinels a Failure unwraps to (its Err), for callers that branch with
@@ -57,6 +59,10 @@ var (
 	ErrModified = errors.New("file modified since it was read")
 	// ErrFileNotFound: no file at file_path.
 	ErrFileNotFound = dialect.ErrFileNotFound
+	// ErrOmission: new_string has a placeholder line ("// ... rest of the
+	// method ...") standing for code the edit would delete. It is
+	// match.ErrOmission, shared by every dialect.
+	ErrOmission = match.ErrOmission
 	// ErrOutOfRange: Read's offset is past the file's last line.
 	ErrOutOfRange = errors.New("offset out of range")
 )

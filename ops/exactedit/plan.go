@@ -104,6 +104,17 @@ func Plan(content []byte, a EditArgs) (Planned, error) {
 	return p, err
 }
 
+// omission is the refusal of a newString with a placeholder line standing
+// for lines of oldString it drops (match.Omission), or nil.
+func omission(oldString, newString string) *Failure {
+	n, l, found := match.Omission(oldString, newString)
+	if !found {
+		return nil
+	}
+	return &Failure{Message: MsgOmission, Err: ErrOmission,
+		Details: fmt.Sprintf("Line %d of new_string, %q, stands for code it leaves out, and the edit would delete the lines it stands for. Send new_string in full, every line that should remain written out", n, strings.TrimSpace(l))}
+}
+
 // occurrence is one place an edit replaces, in the content it was planned
 // against; MultiEdit tracks them to find edits that overlap.
 type occurrence struct{ start, end, newLen int }
@@ -129,6 +140,15 @@ func plan(content []byte, a EditArgs) (Planned, iter.Seq[occurrence], error) {
 	case oldString == newString:
 		return Planned{}, nil, &Failure{Message: MsgIdentical, Err: ErrIdentical, Details: "No changes would be made"}
 	}
+	// A placeholder in new_string standing for lines it leaves out (Cline's
+	// detectCodeOmission, aider's lazy comments) would delete them. The
+	// agent's old_string, not the matched bytes, is compared: that covers
+	// the exact and tolerant searches, replace_all and expected_replacements
+	// at once (lines are compared trimmed, so forgiven whitespace does not
+	// matter), and refuses before the file is searched.
+	if f := omission(oldString, newString); f != nil {
+		return Planned{}, nil, f
+	}
 
 	// The occurrences are never collected unless a choice among them needs
 	// it: a one-byte old_string may occur at every byte, and what is kept
@@ -144,6 +164,11 @@ func plan(content []byte, a EditArgs) (Planned, iter.Seq[occurrence], error) {
 				first, found = firstOf(offs)
 				p.Notes = append(p.Notes, fmt.Sprintf("old_string had Read line-number prefixes (e.g. %q); they were removed before matching", example))
 				if s, _, ok := readPrefixes(newString, false); ok {
+					// The placeholder line had a prefix too; without
+					// it, it is checked like any other.
+					if f := omission(stripped, s); f != nil {
+						return Planned{}, nil, f
+					}
 					newString = s
 					p.Notes = append(p.Notes, "new_string had line-number prefixes too; they were removed from it as well")
 				} else if anyPrefix(newString) {
