@@ -2,6 +2,7 @@ package texteditor
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/git-edit/git-edit/ops/match"
@@ -56,23 +57,11 @@ func TestPlanStrReplaceLineHint_RooStartLine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(got) != tt.want || pl.Line != tt.wantLine || pl.Hinted != (tt.wantOccur != nil) || !equalInts(pl.Occurrences, tt.wantOccur) {
+			if string(got) != tt.want || pl.Line != tt.wantLine || pl.Hinted != (tt.wantOccur != nil) || !slices.Equal(pl.Occurrences, tt.wantOccur) {
 				t.Fatalf("got %q line %d hinted %v occurrences %v, want %q line %d occurrences %v", got, pl.Line, pl.Hinted, pl.Occurrences, tt.want, tt.wantLine, tt.wantOccur)
 			}
 		})
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestPlanStrReplaceOmission_ClineDetectCodeOmission: a new_str that puts a
