@@ -23,7 +23,7 @@ func unescapeNeedle(s string) (string, *escapes) {
 	}
 	e := &escapes{}
 	seen := map[string]bool{}
-	u := unescapeWith(s, func(kind string) {
+	u := unescapeWith(s, nil, func(kind string) {
 		if !seen[kind] {
 			seen[kind] = true
 			e.kinds = append(e.kinds, kind)
@@ -35,12 +35,22 @@ func unescapeNeedle(s string) (string, *escapes) {
 	return u, e
 }
 
-// unescape reads a replacement unescaped the same way as the needle was.
+// unescape reads a replacement unescaped the same way as the needle was:
+// only the kinds of escape the needle had are read unescaped, so a `\n`
+// the agent meant inside a string literal stays when only its quotes were
+// over-escaped.
 func (e *escapes) unescape(s string) string {
-	return unescapeWith(s, func(string) {})
+	only := make(map[string]bool, len(e.kinds))
+	for _, k := range e.kinds {
+		only[k] = true
+	}
+	return unescapeWith(s, only, func(string) {})
 }
 
-func unescapeWith(s string, found func(kind string)) string {
+// unescapeWith reads s unescaped (see unescapeNeedle), calling found with
+// each kind of escape read; with only non-nil, a kind not in it is left as
+// written.
+func unescapeWith(s string, only map[string]bool, found func(kind string)) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -55,19 +65,23 @@ func unescapeWith(s string, found func(kind string)) string {
 		}
 		if j < len(s) {
 			if c, ok := unescapedChar[s[j]]; ok {
-				b.WriteString(c)
-				if s[j] == '\n' {
-					found(`\` + "\n")
-				} else {
-					found(`\` + s[j:j+1])
+				kind := `\` + s[j:j+1]
+				if only != nil && !only[kind] {
+					b.WriteString(s[i : j+1])
+					i = j + 1
+					continue
 				}
+				b.WriteString(c)
+				found(kind)
 				i = j + 1
 				continue
 			}
 		}
-		b.WriteByte('\\')
-		if j-i >= 2 {
+		if j-i >= 2 && (only == nil || only[`\\`]) {
+			b.WriteByte('\\')
 			found(`\\`)
+		} else {
+			b.WriteString(s[i:j])
 		}
 		i = j
 	}
