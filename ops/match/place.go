@@ -93,10 +93,17 @@ func (m *lineMatch) adapt(r string) string {
 	if m.esc != nil {
 		r = m.esc.unescape(r)
 	}
-	if r == "" {
+	var rl needleLines
+	switch {
+	case r != "":
+		rl = splitLines(r)
+	case m.stage != Similar:
 		return ""
+	default:
+		// Deleting a Similar place still keeps the lines the needle
+		// skipped (keepSkipped), ended as the needle was.
+		rl.eol = m.nl.eol
 	}
-	rl := splitLines(r)
 	nk := m.n &^ nIndent
 	if m.restKeys == nil {
 		m.restKeys = make([]string, len(m.nl.lines))
@@ -136,6 +143,12 @@ func (m *lineMatch) adapt(r string) string {
 		src = append(src, j)
 		cursor, prev = i+1, j
 	}
+	if m.stage == Similar {
+		out, src = m.keepSkipped(out, src)
+	}
+	if len(out) == 0 {
+		return ""
+	}
 	var b strings.Builder
 	for k, l := range out {
 		b.WriteString(l)
@@ -170,6 +183,34 @@ func (m *lineMatch) paired(j int) bool {
 		}
 	}
 	return false
+}
+
+// keepSkipped adds to out (with src, the file line each out line is, -1
+// for none) every file line of a Similar place that the needle skipped and
+// out does not already keep: the agent never saw those lines, so replacing
+// the block must not delete them (review of issue 25: a 12-line function
+// quoted without its 4th line lost that line). Each goes after the last
+// out line that is an earlier file line, or first when there is none.
+func (m *lineMatch) keepSkipped(out []string, src []int) ([]string, []int) {
+	kept := map[int]bool{}
+	for _, k := range src {
+		kept[k] = true
+	}
+	for k := m.first; k <= m.last; k++ {
+		if kept[k] || m.paired(k) {
+			continue
+		}
+		at := 0
+		for x, f := range src {
+			if f >= 0 && f < k {
+				at = x + 1
+			}
+		}
+		out = append(out[:at], append([]string{m.f.line(k)}, out[at:]...)...)
+		src = append(src[:at], append([]int{k}, src[at:]...)...)
+		kept[k] = true
+	}
+	return out, src
 }
 
 // needleLine returns the index of a needle line whose key (indentation
