@@ -117,7 +117,9 @@ func isPlaceholder(line string) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '\'')
 	}), " ")
 	if words == "" {
-		return false // "...", "# ---": no words saying anything was left out
+		// A comment that is only an ellipsis ("// ...", "# …") stands for
+		// what it replaces; one without ("# ---") says nothing was left out.
+		return dots
 	}
 	if dots && omissionWord.MatchString(words) && strings.Count(words, " ") < 8 {
 		return true
@@ -133,7 +135,7 @@ func isPlaceholder(line string) bool {
 // omissionWord: with an ellipsis, in a short comment (placeholders are:
 // "... rest ...", "// ... existing code ...", "# ... (unchanged)"), one of
 // these words makes a placeholder.
-var omissionWord = regexp.MustCompile(`\b(rest|remaining|unchanged|unmodified|existing|omitted)\b`)
+var omissionWord = regexp.MustCompile(`\b(rest|remaining|unchanged|unmodified|existing|omitted|same|before|above|previous|etc|keep)\b`)
 
 // codeNoun is what a placeholder says was left out.
 const codeNoun = `(code|file|files|method|methods|function|functions|class|classes|body|implementation|logic|content|contents|lines?|imports?|fields?|props|properties|cases?|tests?|members?|definitions?|functionality|module|component|components|handlers?|helpers?|styles?|config|configuration|settings|sections?|items?|entries|elements?|blocks?|text|html|markup|columns?|rows?|routes?|rules?|steps?|types?|variables?|values?|keys?|options?|exports?|declarations?|statements?|tags?|stuff)`
@@ -153,4 +155,10 @@ var omissionPhrases = []*regexp.Regexp{
 	// imports", "code omitted for brevity"
 	regexp.MustCompile(`^(\w+ )?(existing|previous|original|other|remaining|unchanged|unmodified|same) ` + codeNoun + `( (here|omitted|unchanged|as before|as is|go here|goes here|remain|remains|stay|stays))?$`),
 	regexp.MustCompile(`^(\w+ )?` + codeNoun + ` (omitted|unchanged|elided|skipped)( for brevity| here)?$`),
+	// "unchanged", "same as before", "as above"
+	regexp.MustCompile(`^(unchanged|(the )?same as (before|above)|as (before|above))$`),
+	// "keep the existing implementation", "keep original code"
+	regexp.MustCompile(`^keep (the |all )?(existing|original|previous|current|other) ` + codeNoun + `( here| as is| unchanged)?$`),
+	// "previous code remains here", "existing tests stay as is"
+	regexp.MustCompile(`^(the )?(existing|previous|original|other) ` + codeNoun + ` (remains?|stays?|goes|go)( here| as is| unchanged)?$`),
 }

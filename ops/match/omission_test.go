@@ -19,6 +19,22 @@ func TestOmission(t *testing.T) {
 		wantText            string
 	}{
 		// Placeholders that would delete what they stand for.
+		{name: "review: // ... same as before ...", replaced: "func f() {\n\ta()\n\tb()\n\tc()\n}\n",
+			replacing: "func f() {\n\t// ... same as before ...\n\td()\n}\n", wantLine: 2, wantText: "\t// ... same as before ..."},
+		{name: "review: // keep the existing implementation", replaced: "func f() {\n\ta()\n\tb()\n\tc()\n}\n",
+			replacing: "func f() {\n\t// keep the existing implementation\n\td()\n}\n", wantLine: 2, wantText: "\t// keep the existing implementation"},
+		{name: "review: // previous code remains here", replaced: "func f() {\n\ta()\n\tb()\n\tc()\n}\n",
+			replacing: "func f() {\n\t// previous code remains here\n\td()\n}\n", wantLine: 2, wantText: "\t// previous code remains here"},
+		{name: "review: // unchanged", replaced: "func f() {\n\ta()\n\tb()\n\tc()\n}\n",
+			replacing: "func f() {\n\t// unchanged\n\td()\n}\n", wantLine: 2, wantText: "\t// unchanged"},
+		{name: "review: // same as above", replaced: "func f() {\n\ta()\n\tb()\n\tc()\n}\n",
+			replacing: "func f() {\n\t// same as above\n\td()\n}\n", wantLine: 2, wantText: "\t// same as above"},
+		{name: "review: // ... etc", replaced: "func f() {\n\ta()\n\tb()\n\tc()\n}\n",
+			replacing: "func f() {\n\t// ... etc\n\td()\n}\n", wantLine: 2, wantText: "\t// ... etc"},
+		{name: "review: // [...]", replaced: "func f() {\n\ta()\n\tb()\n\tc()\n}\n",
+			replacing: "func f() {\n\t// [...]\n\td()\n}\n", wantLine: 2, wantText: "\t// [...]"},
+		{name: "review: a bare // ...", replaced: "func f() {\n\ta()\n\tb()\n\tc()\n}\n",
+			replacing: "func f() {\n\t// ...\n\td()\n}\n", wantLine: 2, wantText: "\t// ..."},
 		{name: "Roo detectCodeOmission // ... rest of the method ...", replaced: method,
 			replacing: "func (s *S) Run() error {\n\ts.log(\"run\")\n\t// ... rest of the method ...\n}\n", wantLine: 3, wantText: "\t// ... rest of the method ..."},
 		{name: "Aider lazy prompt # ... (rest unchanged)", replaced: "def f():\n    a = 1\n    b = 2\n    return a + b\n",
@@ -57,7 +73,7 @@ func TestOmission(t *testing.T) {
 		{name: "placeholder into empty text (a new file)", replaced: "", replacing: "// ... existing code ...\n"},
 		{name: "only blank lines replaced", replaced: "\n\n", replacing: "// ... rest ...\n"},
 		{name: "empty replacement", replaced: "a\n", replacing: ""},
-		{name: "markdown rule and dots", replaced: "a\n", replacing: "# ---\n// ...\n"},
+		{name: "a markdown rule", replaced: "a\n", replacing: "# ---\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
