@@ -446,7 +446,7 @@ func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (
 	}
 	switch err := swapOrNot(d, tmp, name); {
 	case errors.Is(err, errNoExchange):
-		if replaced, err := swapAside(d, p, top, dir, tmp, name, old, mine, checked, ours, expect, leased, restoring); !replaced || err != nil {
+		if replaced, err := swapAside(d, p, top, dir, tmp, name, old, mine, checked, ours, want.Content, expect, leased, restoring); !replaced || err != nil {
 			return replaced, err
 		}
 		recordWritten(d, name, ours, want.Blob, since)

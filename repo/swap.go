@@ -64,7 +64,7 @@ func swapOrNot(d *workDir, a, b string) error {
 // such a writer out); and between steps 1 and 2 the name is absent.
 // replaced reports whether ours is at name on return, as for writeFile.
 // tmp is gone on return, unless its name is given in the error.
-func swapAside(d *workDir, p Path, top, dir, tmp, name string, old, mine *os.File, checked, ours fileInfo, expect FileState, leased, restoring bool) (replaced bool, err error) {
+func swapAside(d *workDir, p Path, top, dir, tmp, name string, old, mine *os.File, checked, ours fileInfo, wrote []byte, expect FileState, leased, restoring bool) (replaced bool, err error) {
 	aside := tempName(name)
 	p.noteTemp("aside", top, dir, name, aside)
 	// A rename that replaces, to a fresh name only git-edit uses under
@@ -97,7 +97,7 @@ func swapAside(d *workDir, p Path, top, dir, tmp, name string, old, mine *os.Fil
 		Pause("swapped-in", p.Rel)
 	}
 	if why := provenUnchanged(d, aside, old, checked, expect, leased); why != "" {
-		return false, swapBack(d, p, dir, tmp, aside, name, mine, ours, why)
+		return false, swapBack(d, p, dir, tmp, aside, name, mine, ours, wrote, why)
 	}
 	if err := unlinkAt(d, aside); err != nil {
 		return true, fmt.Errorf("replace %s: remove the replaced file %s: %w", p.Rel, path.Join(dir, aside), err)
@@ -150,19 +150,35 @@ func moveBack(d *workDir, aside, name string) error {
 	return err
 }
 
+// stillHolds reports whether the file at name in d is still ours (its
+// inode) and holds exactly want; false when it cannot be read.
+func stillHolds(d *workDir, name string, ours fileInfo, want []byte) bool {
+	f, err := openFileAt(d, name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := fstat(f); err != nil || !fi.same(ours) {
+		return false
+	}
+	same, err := holds(f, want)
+	return err == nil && same
+}
+
 // swapBack undoes swapAside's renames after its last proof failed (why):
 // ours goes from name back to tmp, then the file at aside goes back to
 // name. Each rename moves whichever file is there, so each is checked: a
 // file that is not ours at name (saved over it meanwhile) is put back
 // and the one at aside kept; a name taken meanwhile keeps both. ours is
-// kept too when a program opened it for writing (mine's lease broke) or,
-// without leases, wrote to it (its size or mtime changed).
-func swapBack(d *workDir, p Path, dir, tmp, aside, name string, mine *os.File, ours fileInfo, why string) error {
+// kept too when a program opened it for writing (mine's lease broke) or
+// wrote to it: it no longer holds wrote, the bytes git-edit wrote (compared
+// byte for byte: a write that keeps the size within one tick of the
+// coarse clock keeps the mtime too).
+func swapBack(d *workDir, p Path, dir, tmp, aside, name string, mine *os.File, ours fileInfo, wrote []byte, why string) error {
 	if err := renameAt(d, name, tmp); err != nil {
 		return fmt.Errorf("%w: %s: %w (the version git-edit read is kept as %s)", ErrRestoreFailed, changedError(p.Rel, why), err, path.Join(dir, keepAside(d, aside, name)))
 	}
-	now, err := lstatAt(d, tmp)
-	if err != nil || !now.same(ours) {
+	if now, err := lstatAt(d, tmp); err != nil || !now.same(ours) {
 		// Not ours: another program's file, saved at name after ours.
 		theirs := ""
 		if renameNoReplace(d, tmp, name) != nil {
@@ -170,10 +186,10 @@ func swapBack(d *workDir, p Path, dir, tmp, aside, name string, mine *os.File, o
 		}
 		return fmt.Errorf("%w; and it was replaced again right after (the version git-edit read is kept as %s%s)", changedError(p.Rel, why), path.Join(dir, keepAside(d, aside, name)), theirs)
 	}
-	err = putAsideBack(d, p, dir, aside, name, why)
+	err := putAsideBack(d, p, dir, aside, name, why)
 	// Without leases a program that opened the name after ours was in
 	// (a shell's next `>>`) may have written to ours: its bytes are kept.
-	if (mine != nil && leaseBroken(mine)) || now.size != ours.size || now.mtime != ours.mtime {
+	if (mine != nil && leaseBroken(mine)) || !stillHolds(d, tmp, ours, wrote) {
 		return fmt.Errorf("%w (the edit's version, opened for writing by another program meanwhile, is kept as %s)", err, path.Join(dir, keepAside(d, tmp, name)))
 	}
 	unlinkAt(d, tmp)

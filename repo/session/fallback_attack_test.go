@@ -286,3 +286,60 @@ func TestAttackDirectoryInPlaceOfTheFileGoesBack(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackSameSizeWriteToTheNewFileDuringSwapBackIsKept: without read
+// leases, a program overwrites git-edit's new file in place, same size, in
+// the same tick of the coarse clock (its mtime unchanged), while the swap
+// is undone because the file moved aside was written to: the overwritten
+// bytes are the program's and must be kept, not deleted with git-edit's
+// file (size and mtime alone did not see them).
+func TestAttackSameSizeWriteToTheNewFileDuringSwapBackIsKept(t *testing.T) {
+	defer repo.SetNoExchange(true)()
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\ntwo\n"})
+	if caps, err := repo.Capabilities(dir); err != nil {
+		t.Fatal(err)
+	} else if caps.Leases {
+		t.Skip("read leases see the writer here (TestAttackWriterOpeningDuringTheSwapIsKept); the case is the one without leases (-tags gitedit_portable)")
+	}
+	r, s := open(t, dir, "s")
+	file := filepath.Join(dir, "f.txt")
+	hit := false
+	restore := repo.SetPauseHook(func(at, _ string) {
+		if at != "swapped-in" || hit {
+			return
+		}
+		hit = true
+		names, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-*"))
+		for _, n := range names {
+			if b, _ := os.ReadFile(n); string(b) == "one\ntwo\n" {
+				must(t, os.WriteFile(n, []byte("one\ntwo\nfirst\n"), 0o644)) // the proof fails
+			}
+		}
+		fi, err := os.Stat(file)
+		must(t, err)
+		f, err := os.OpenFile(file, os.O_WRONLY, 0)
+		must(t, err)
+		_, err = f.WriteAt([]byte("XYZ"), 0) // "ONE" -> "XYZ": same size
+		must(t, err)
+		must(t, f.Close())
+		must(t, os.Chtimes(file, fi.ModTime(), fi.ModTime())) // the same tick
+	})
+	_, err := s.Apply(context.Background(), resolve(t, r, dir, "f.txt"), session.RecordOutside, replaceFirst("f.txt", "one", "ONE", false))
+	restore()
+	if !hit {
+		t.Fatal("never paused at \"swapped-in\"")
+	}
+	var all strings.Builder
+	all.WriteString(gittest.ReadFile(t, dir, "f.txt"))
+	kept, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-kept-*"))
+	for _, k := range kept {
+		b, _ := os.ReadFile(k)
+		all.Write(b)
+	}
+	for _, line := range []string{"first\n", "XYZ\n"} {
+		if strings.Count(all.String(), line) != 1 {
+			t.Errorf("%q is not once in f.txt and the kept files (%q; edit: %v)", line, all.String(), err)
+		}
+	}
+	gittest.Fsck(t, dir)
+}
