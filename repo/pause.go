@@ -21,8 +21,9 @@ var pauseHook atomic.Pointer[func(point, path string)]
 // "files-written" (the ref moves next). The swap without exchange
 // (swapAside) pauses at "aside" (the file is moved aside; the name is
 // absent until the new file is renamed in next) and "swapped-in" (the new
-// file is at the name; the file moved aside is proven next). A rename without replacing done by link and unlink pauses at
-// "linked" (both names are the file; the old name is unlinked next).
+// file is at the name; the file moved aside is proven next). A rename
+// without replacing done by link and unlink pauses at "linked" (both names
+// are the file; the old name is unlinked next).
 // Putting files back after a failure has no pause points.
 // After an operation whose pack was released, the roll-up of git-edit's
 // own packs (ConsolidatePacks) pauses at "consolidate-chosen" (the packs to
