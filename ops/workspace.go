@@ -43,8 +43,9 @@ func (w workspace) Check(arg string) error {
 	return err
 }
 
-// Read returns the file at arg as it is on disk (a UTF-16 file decoded,
-// see dialect.File.Content).
+// Read returns the file at arg as it is on disk, decoded (see
+// dialect.File.Content). A file in an encoding its attributes declare but
+// git-edit cannot read it in is refused (dialect.ErrEncoding).
 func (w workspace) Read(arg string) (dialect.File, error) {
 	e, p, err := w.locate(arg)
 	if err != nil {
@@ -54,28 +55,60 @@ func (w workspace) Read(arg string) (dialect.File, error) {
 	if err != nil {
 		return dialect.File{}, explain(w.tool, arg, err)
 	}
-	txt, _ := textOf(f.Content)
+	name, attr, err := e.Session.DeclaredEncoding(p.Rel)
+	if err != nil {
+		return dialect.File{}, explain(w.tool, arg, err)
+	}
+	txt, _, err := fileText(arg, f.Content, name, attr)
+	if err != nil {
+		return dialect.File{}, err
+	}
 	return dialect.File{Arg: arg, ID: p.Rel, Abs: p.Abs, Exists: f.Exists, Content: txt}, nil
 }
 
-// decoded is the text of a UTF-16 file as a plan saw it.
+// decoded is the text of a file that is not UTF-8 as a plan saw it.
 type decoded struct {
 	text []byte
 	enc  text.Encoding
 }
 
-// textOf is the text a dialect sees of content, and its encoding: content
-// itself for every file without a UTF-16 byte order mark (a two-byte
-// check, no copy), else content decoded to UTF-8 (text.DecodeText). A
-// UTF-16 file that cannot be decoded is left as its bytes: the dialect's
-// dialect.CheckText refuses it, naming what is broken, and a whole
-// rewrite (text_editor write) may still replace it, as a binary file.
+// textOf is the text a dialect sees of content when no encoding is
+// declared for it, and its encoding: content itself for every file
+// without a UTF-16 byte order mark (a two-byte check, no copy), else
+// content decoded to UTF-8 (text.DecodeText). A UTF-16 file that cannot
+// be decoded is left as its bytes: the dialect's dialect.CheckText
+// refuses it, naming what is broken, and a whole rewrite (text_editor
+// write) may still replace it, as a binary file.
 func textOf(content []byte) ([]byte, text.Encoding) {
 	txt, enc, err := text.DecodeText(content)
 	if err != nil {
 		return content, text.UTF8
 	}
 	return txt, enc
+}
+
+// fileText is the text a dialect sees of content, the file named arg,
+// whose attribute attr declares the encoding name ("" when none does),
+// and the encoding its changes are written back in: textOf when none is
+// declared, else content decoded from the declared encoding
+// (text.DecodeAs). An encoding git-edit does not know, or content that is
+// not text in it, is a refusal wrapping dialect.ErrEncoding: every tool
+// refuses the file, as `git add` refuses a file that is not in its
+// working-tree-encoding, rather than read or write it as bytes.
+func fileText(arg string, content []byte, name, attr string) ([]byte, text.Encoding, error) {
+	if name == "" {
+		txt, enc := textOf(content)
+		return txt, enc, nil
+	}
+	declared, err := text.LookupEncoding(name)
+	if err != nil {
+		return nil, text.UTF8, fmt.Errorf("%w: %s has %s=%s in its git attributes, an encoding git-edit does not know (%w); nothing was read or changed. Name it in .gitattributes as IANA or the WHATWG Encoding Standard does (windows-1251, ISO-8859-1, Shift_JIS, UTF-16LE)", dialect.ErrEncoding, arg, attr, name, err)
+	}
+	txt, enc, err := text.DecodeAs(content, declared)
+	if err != nil {
+		return nil, enc, fmt.Errorf("%w: %s is declared %s (%s=%s in its git attributes), but %w; git-edit reads and writes it only in that encoding, and nothing was read or changed. Correct the file's bytes or its attribute", dialect.ErrEncoding, arg, name, attr, name, err)
+	}
+	return txt, enc, nil
 }
 
 // MarkSeen records a view or read of arg. The record is advisory: if it
@@ -100,14 +133,22 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 	if err != nil {
 		return dialect.Outcome{}, err
 	}
+	var texts map[string]decoded // the last attempt's, for the outcome
 	out, err := w.apply(ctx, e, paths, session.RecordOutside, func(tx *session.Tx) (session.Plan, error) {
 		files := make([]dialect.File, len(paths))
-		// UTF-16 files by ID: the plan sees their text, and its changes
-		// are encoded back. nil (no allocation) when there is none.
-		var texts map[string]decoded
+		// Files not in UTF-8 by ID: the plan sees their text, and its
+		// changes are encoded back. nil (no allocation) when there is none.
+		texts = nil
 		for i, p := range paths {
 			cur := tx.Files[p.Rel]
-			txt, enc := textOf(cur.Content)
+			name, attr, err := tx.DeclaredEncoding(p.Rel)
+			if err != nil {
+				return session.Plan{}, &session.PathError{Path: p.Rel, Err: err}
+			}
+			txt, enc, err := fileText(req.Paths[i], cur.Content, name, attr)
+			if err != nil {
+				return session.Plan{}, err
+			}
 			var dec []byte
 			if enc != text.UTF8 {
 				if texts == nil {
@@ -142,7 +183,7 @@ func (w workspace) Change(ctx context.Context, req dialect.ChangeRequest) (diale
 	if err != nil {
 		return dialect.Outcome{}, w.e.timedOut(w.tool, explain(w.tool, naming(req.Paths, paths, err), err))
 	}
-	return outcome(out, req.Paths, paths), nil
+	return outcome(out, req.Paths, paths, texts), nil
 }
 
 // apply runs one operation in e, the engine of the repository that owns
@@ -295,7 +336,8 @@ func sessionChange(tx *session.Tx, c dialect.Change, texts map[string]decoded) (
 		content = c.Content
 		if !cur.Exists && c.Like != "" {
 			like = tx.Files[c.Like]
-			if d, ok := texts[c.Like]; ok {
+			// The encoding its own path declares, else its source's.
+			if d, ok := texts[c.Like]; ok && enc == text.UTF8 {
 				enc = d.enc
 			}
 		}
@@ -325,9 +367,9 @@ func sessionChange(tx *session.Tx, c dialect.Change, texts map[string]decoded) (
 	return session.Change{Path: c.ID, Content: content, Mode: like.Mode}, nil
 }
 
-// outcome is the dialect's view of what Apply did: UTF-16 files decoded,
-// as the plan saw them.
-func outcome(out session.Outcome, args []string, paths []repo.Path) dialect.Outcome {
+// outcome is the dialect's view of what Apply did: each file decoded as
+// the plan saw it (texts, see Change; textOf for the files not there).
+func outcome(out session.Outcome, args []string, paths []repo.Path, texts map[string]decoded) dialect.Outcome {
 	argOf, absOf := map[string]string{}, map[string]string{}
 	for i := len(paths) - 1; i >= 0; i-- {
 		argOf[paths[i].Rel], absOf[paths[i].Rel] = args[i], paths[i].Abs
@@ -338,13 +380,20 @@ func outcome(out session.Outcome, args []string, paths []repo.Path) dialect.Outc
 	} else if len(out.After) > 0 {
 		res.Commit = dryRunCommit // a preview: Apply commits whenever a file changes
 	}
+	shown := func(rel string, content []byte) []byte {
+		if d, ok := texts[rel]; ok {
+			if txt, _, err := text.DecodeAs(content, d.enc); err == nil {
+				return txt
+			}
+		}
+		txt, _ := textOf(content)
+		return txt
+	}
 	for rel, f := range out.Before {
-		txt, _ := textOf(f.Content)
-		res.Before[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: txt}
+		res.Before[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: shown(rel, f.Content)}
 	}
 	for rel, f := range out.After {
-		txt, _ := textOf(f.Content)
-		res.After[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: txt}
+		res.After[rel] = dialect.File{Arg: argOf[rel], ID: rel, Abs: absOf[rel], Exists: f.Exists, Content: shown(rel, f.Content)}
 	}
 	return res
 }
@@ -370,13 +419,28 @@ func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, 
 		}
 		return dialect.Undone{}, w.e.timedOut(w.tool, explain(w.tool, arg, e.replaced("undo_edit", []repo.Path{p}, err)))
 	}
-	res := outcome(out, []string{arg}, []repo.Path{p})
+	res := outcome(out, []string{arg}, []repo.Path{p}, e.declaredTexts(p.Rel))
 	return dialect.Undone{
 		Commit: res.Commit,
 		What:   fmt.Sprintf("%s (%s)", target.Meta.Tool, target.Commit.String()[:12]),
 		Before: res.Before[p.Rel],
 		After:  res.After[p.Rel],
 	}, nil
+}
+
+// declaredTexts is the encoding rel's attributes declare, as outcome
+// takes it, for a result outside Change (nil when none is, or it cannot
+// be read: the result then shows bytes as textOf does).
+func (e *Engine) declaredTexts(rel string) map[string]decoded {
+	name, _, err := e.Session.DeclaredEncoding(rel)
+	if err != nil || name == "" {
+		return nil
+	}
+	enc, err := text.LookupEncoding(name)
+	if err != nil || enc == text.UTF8 {
+		return nil
+	}
+	return map[string]decoded{rel: {enc: enc}}
 }
 
 // explain turns a refusal from the layers below into a message that names

@@ -189,7 +189,11 @@ func (c *Conversions) dirAttrs(dir string) ([]gitattributes.MatchAttribute, erro
 // convAttrs are the attributes that make git convert a file.
 var convAttrs = []string{"text", "eol", "crlf", "filter", "ident", "working-tree-encoding"}
 
-// attrs resolves convAttrs for rel as git does: the highest-precedence
+// resolvedAttrs are the attributes attrs resolves: convAttrs, and
+// encoding, which converts nothing (see DeclaredEncoding).
+var resolvedAttrs = append(convAttrs[:len(convAttrs):len(convAttrs)], "encoding")
+
+// attrs resolves resolvedAttrs for rel as git does: the highest-precedence
 // match of each attribute wins, macros expand where set.
 func (c *Conversions) attrs(rel string) (map[string]gitattributes.Attribute, error) {
 	stack := append([]gitattributes.MatchAttribute(nil), c.low...)
@@ -214,7 +218,7 @@ func (c *Conversions) attrs(rel string) (map[string]gitattributes.Attribute, err
 		}
 	}
 	want := map[string]bool{}
-	for _, a := range convAttrs {
+	for _, a := range resolvedAttrs {
 		want[a] = true
 	}
 	out := map[string]gitattributes.Attribute{}
@@ -271,6 +275,26 @@ func (c *Conversions) Applies(rel string) (bool, error) {
 		return true, nil
 	}
 	return c.autocrlf != "", nil
+}
+
+// DeclaredEncoding returns the character encoding rel's attributes declare
+// for its worktree bytes, and the attribute that declares it:
+// working-tree-encoding (git keeps the blob in UTF-8 and writes the file
+// in this encoding), else encoding (what gitk and git gui read the file
+// as; git converts nothing). Both empty when neither is set to a value.
+// The name is as the attribute gives it; the caller decides whether it
+// knows it.
+func (c *Conversions) DeclaredEncoding(rel string) (name, attr string, err error) {
+	a, err := c.attrs(rel)
+	if err != nil {
+		return "", "", err
+	}
+	for _, attr := range []string{"working-tree-encoding", "encoding"} {
+		if x, ok := a[attr]; ok && x.IsValueSet() && x.Value() != "" {
+			return x.Value(), attr, nil
+		}
+	}
+	return "", "", nil
 }
 
 // SameCheckout reports whether a and b, two worktree forms of rel, are

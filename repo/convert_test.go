@@ -182,3 +182,64 @@ func TestAttackCleanFilterStderrIsBounded(t *testing.T) {
 		t.Errorf("cleaned %q, want %q", cl.Content, "ABC\n")
 	}
 }
+
+// TestDeclaredEncoding: the encoding a file's attributes declare is the
+// one `git check-attr` resolves: working-tree-encoding first, else
+// encoding; precedence, macros and unset values as git has them.
+func TestDeclaredEncoding(t *testing.T) {
+	cases := []struct {
+		name       string
+		attributes map[string]string // .gitattributes files by directory
+		info       string
+		path       string
+		want, attr string
+	}{
+		{name: "nothing", path: "a.txt"},
+		{name: "working-tree-encoding", attributes: map[string]string{"": "*.txt working-tree-encoding=cp1251\n"}, path: "a.txt", want: "cp1251", attr: "working-tree-encoding"},
+		{name: "encoding (git gui's)", attributes: map[string]string{"": "*.pas encoding=windows-1252\n"}, path: "u.pas", want: "windows-1252", attr: "encoding"},
+		{name: "working-tree-encoding wins over encoding", attributes: map[string]string{"": "* encoding=latin1 working-tree-encoding=cp1251\n"}, path: "a.txt", want: "cp1251", attr: "working-tree-encoding"},
+		{name: "a deeper file overrides", attributes: map[string]string{"": "* encoding=latin1\n", "d": "*.txt encoding=Shift_JIS\n"}, path: "d/a.txt", want: "Shift_JIS", attr: "encoding"},
+		{name: "unset below", attributes: map[string]string{"": "* encoding=latin1\n", "d": "*.txt -encoding\n"}, path: "d/a.txt"},
+		{name: "info/attributes wins", attributes: map[string]string{"": "* encoding=latin1\n"}, info: "*.txt encoding=KOI8-R\n", path: "a.txt", want: "KOI8-R", attr: "encoding"},
+		{name: "a macro", attributes: map[string]string{"": "[attr]legacy encoding=cp866\n*.bas legacy\n"}, path: "x.bas", want: "cp866", attr: "encoding"},
+		{name: "other files", attributes: map[string]string{"": "*.pas encoding=cp1252\n"}, path: "a.txt"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			gittest.Isolate(t)
+			dir := gittest.New(t)
+			for d, content := range tc.attributes {
+				gittest.WriteFile(t, dir, filepath.Join(d, ".gitattributes"), content)
+			}
+			if tc.info != "" {
+				gittest.WriteFile(t, dir, ".git/info/attributes", tc.info)
+			}
+			r, err := repo.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := r.Conversions()
+			if err != nil {
+				t.Fatal(err)
+			}
+			name, attr, err := c.DeclaredEncoding(tc.path)
+			if err != nil || name != tc.want || attr != tc.attr {
+				t.Fatalf("DeclaredEncoding(%s) = %q, %q, %v; want %q, %q", tc.path, name, attr, err, tc.want, tc.attr)
+			}
+			// git's own resolution agrees.
+			git := map[string]string{}
+			for _, line := range strings.Split(gittest.Git(t, dir, "check-attr", "working-tree-encoding", "encoding", "--", tc.path), "\n") {
+				if f := strings.SplitN(line, ": ", 3); len(f) == 3 && f[2] != "unspecified" && f[2] != "unset" && f[2] != "set" {
+					git[f[1]] = f[2]
+				}
+			}
+			wantGit := git["working-tree-encoding"]
+			if wantGit == "" {
+				wantGit = git["encoding"]
+			}
+			if wantGit != tc.want {
+				t.Fatalf("git check-attr says %v; the table says %q", git, tc.want)
+			}
+		})
+	}
+}

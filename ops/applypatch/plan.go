@@ -105,7 +105,7 @@ func planFile(op FileOp, f, dest File) ([]byte, []Forgiven, error) {
 			"Failed to read file to update %s: there is no such file. Check the path; to create the file, use '*** Add File: %s' with every line starting with '+'. Nothing was changed.", op.Path, op.Path)}
 	case text.NotText(f.Content) != nil:
 		return nil, nil, &Failure{Err: ErrBinary, Path: op.Path, PatchLine: op.Line, Message: fmt.Sprintf(
-			"Failed to update %s: it %v, so it is not text; apply_patch edits text files only (UTF-8, or UTF-16 with a byte order mark). Nothing was changed.", op.Path, text.NotText(f.Content))}
+			"Failed to update %s: it %v, so it is not text; apply_patch edits text files only (UTF-8, UTF-16 with a byte order mark, or the encoding its git attributes declare). Nothing was changed.", op.Path, text.NotText(f.Content))}
 	case op.MoveTo != "" && dest.Exists:
 		return nil, nil, &Failure{Err: ErrFileExists, Path: op.MoveTo, PatchLine: op.Line, Message: fmt.Sprintf(
 			"Failed to move %s to %s: %s already exists. Move to a path where no file is, or change %s in its own '*** Update File' section; nothing was changed.", op.Path, op.MoveTo, op.MoveTo, op.MoveTo)}

@@ -143,11 +143,14 @@ type File struct {
 	Abs    string
 	Exists bool
 	// Content is the file's text: its bytes as they are on disk, except
-	// that a well-formed UTF-16 file with a byte order mark is decoded to
-	// UTF-8 (its mark as the UTF-8 BOM, its line endings as they are);
-	// changes to it are written back in UTF-16 with the same byte order
-	// and mark (text.DecodeText, text.EncodeText). A UTF-16 file that cannot
-	// be decoded is left as its bytes, which CheckText refuses.
+	// that a file in an encoding its git attributes declare
+	// (working-tree-encoding, else encoding) is decoded to UTF-8, and so is
+	// a well-formed UTF-16 file with a byte order mark (its mark as the
+	// UTF-8 BOM, its line endings as they are); changes to either are
+	// written back in that encoding, UTF-16 with the same byte order and
+	// mark (text.DecodeAs, text.EncodeText). A UTF-16 file that cannot be
+	// decoded is left as its bytes, which CheckText refuses; a file not in
+	// its declared encoding never reaches a dialect (ErrEncoding).
 	Content []byte
 	// Seen is the read-before-edit state, filled in when the request asks
 	// for it (ChangeRequest.CheckSeen) and the file exists.
@@ -256,6 +259,12 @@ var (
 	ErrManyRepositories = errors.New("the files are in more than one repository")
 )
 
+// ErrEncoding refuses a file whose attributes declare an encoding
+// (working-tree-encoding, encoding) that git-edit does not know, or that
+// its bytes are not text in: reading or writing it as anything else would
+// change bytes the edit did not mean to.
+var ErrEncoding = errors.New("file not in its declared encoding")
+
 // ErrBinary refuses to interpret a binary file as text.
 var ErrBinary = errors.New("binary file")
 
@@ -264,7 +273,7 @@ var ErrBinary = errors.New("binary file")
 // as name (the argument as given, or its File.ID) and the reason.
 func CheckText(name string, content []byte) error {
 	if err := text.NotText(content); err != nil {
-		return fmt.Errorf("%w: %s %w, so it is not text; git-edit edits text files only (UTF-8, or UTF-16 with a byte order mark; text_editor write can replace it whole)", ErrBinary, name, err)
+		return fmt.Errorf("%w: %s %w, so it is not text; git-edit edits text files only (UTF-8, UTF-16 with a byte order mark, or the encoding its git attributes declare; text_editor write can replace it whole)", ErrBinary, name, err)
 	}
 	return nil
 }

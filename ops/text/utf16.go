@@ -7,32 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// Encoding is how a text file's bytes encode its text, as far as git-edit
-// decodes it for the dialects: UTF-8 (taken as is) or UTF-16 marked by a
-// byte order mark.
-type Encoding int
-
-const (
-	// UTF8 is every file without a UTF-16 byte order mark: its bytes are
-	// the text, nothing is decoded.
-	UTF8 Encoding = iota
-	// UTF16LE is a file that starts with the bytes FF FE.
-	UTF16LE
-	// UTF16BE is a file that starts with the bytes FE FF.
-	UTF16BE
-)
-
-// String names the encoding as a person would.
-func (e Encoding) String() string {
-	switch e {
-	case UTF16LE:
-		return "UTF-16LE"
-	case UTF16BE:
-		return "UTF-16BE"
-	}
-	return "UTF-8"
-}
-
 // ErrNotUTF16 is a file that starts with a UTF-16 byte order mark but is
 // not well-formed UTF-16 (an odd number of bytes, a lone surrogate), or
 // text that has no UTF-16 form (not valid UTF-8).
@@ -104,8 +78,11 @@ func DecodeText(b []byte) (text []byte, enc Encoding, err error) {
 // the file's line endings are. Text that is not valid UTF-8 has no UTF-16
 // form: an error wrapping ErrNotUTF16 says where.
 func EncodeText(text []byte, enc Encoding) ([]byte, error) {
-	if enc == UTF8 {
+	switch enc.form {
+	case formUTF8:
 		return text, nil
+	case formDeclared:
+		return enc.encode(text)
 	}
 	text = text[BOMLen(text):]
 	// At most 2 bytes per UTF-8 byte (ASCII), plus the mark.
@@ -148,7 +125,7 @@ func EncodeText(text []byte, enc Encoding) ([]byte, error) {
 // wraps ErrNotUTF16). Dialects see UTF-16 files decoded (DecodeText), so a
 // UTF-16 mark on what they see means the file could not be decoded.
 func NotText(b []byte) error {
-	if enc := EncodingOf(b); enc != UTF8 {
+	if enc := EncodingOf(b); enc.IsUTF16() {
 		if _, _, err := DecodeText(b); err != nil {
 			return fmt.Errorf("is %w", err)
 		}

@@ -180,3 +180,28 @@ func (s *Session) headHasCR(tx *Tx, path string) (bool, error) {
 	}
 	return bytes.IndexByte(b, '\r') >= 0, nil
 }
+
+// DeclaredEncoding returns the character encoding path's attributes
+// declare and the attribute that declares it (see
+// repo.Conversions.DeclaredEncoding), read from the attribute files as
+// this attempt read them. Both are empty where none is declared.
+func (tx *Tx) DeclaredEncoding(path string) (name, attr string, err error) {
+	if tx.conv == nil {
+		return "", "", nil
+	}
+	return tx.conv.DeclaredEncoding(path)
+}
+
+// DeclaredEncoding is Tx.DeclaredEncoding outside an operation (for a
+// read): the attribute files are read now. Errors wrap repo.ErrBadConfig
+// for an unreadable config or attribute file.
+func (s *Session) DeclaredEncoding(path string) (name, attr string, err error) {
+	if conversionsOff {
+		return "", "", nil
+	}
+	conv, err := s.Repo.Conversions()
+	if err != nil {
+		return "", "", err
+	}
+	return conv.DeclaredEncoding(path)
+}
