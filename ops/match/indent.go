@@ -24,7 +24,7 @@ const (
 // replacement's lines are re-indented the same way.
 type reindent struct {
 	mode     indentMode
-	prefix   string            // indAdd, indRemove: the offset
+	prefix   string            // indAdd, indRemove: the offset; indToTabs, indToSpaces: the file's offset beyond the converted indent
 	from, to int               // indScaled, indToTabs, indToSpaces: the needle's and the file's indent unit, in spaces (1 for a tab)
 	perLine  map[string]string // indPerLine: needle indentation -> file indentation
 	keys     []string          // perLine's keys, longest first
@@ -63,12 +63,12 @@ func classifyIndent(needle, file []string) reindent {
 		r.mode, r.from, r.to = indScaled, from, to
 		return r
 	}
-	if from, ok := tabbed(ns, fs); ok {
-		r.mode, r.from, r.to = indToTabs, from, 1
+	if from, off, ok := toTabs(ns, fs); ok {
+		r.mode, r.from, r.to, r.prefix = indToTabs, from, 1, strings.Repeat("\t", off)
 		return r
 	}
-	if to, ok := tabbed(fs, ns); ok {
-		r.mode, r.from, r.to = indToSpaces, 1, to
+	if to, off, ok := toSpaces(ns, fs); ok {
+		r.mode, r.from, r.to, r.prefix = indToSpaces, 1, to, strings.Repeat(" ", off)
 		return r
 	}
 	r.mode, r.perLine = indPerLine, map[string]string{}
@@ -117,24 +117,80 @@ func scaled(ns, fs []string) (from, to int, ok bool) {
 	return from, to, true
 }
 
-// tabbed reports whether a indents with spaces, n of them for each tab
-// b has on the same line (b indents with tabs only).
-func tabbed(a, b []string) (n int, ok bool) {
-	for i := range a {
-		if strings.Trim(a[i], " ") != "" || strings.Trim(b[i], "\t") != "" {
-			return 0, false
+// toTabs reports whether the needle indents with spaces (ns) where the
+// file indents the same lines with tabs only (fs): n spaces for each tab,
+// the file's lines off more tabs deeper (a 4-space block quoted from a
+// Go function body). n comes from two lines at different depths; when
+// the needle has one depth, its unit is taken as 4 spaces, else 2, else
+// the depth itself (the units people indent with).
+func toTabs(ns, fs []string) (n, off int, ok bool) {
+	for i := range ns {
+		if strings.Trim(ns[i], " ") != "" || strings.Trim(fs[i], "\t") != "" {
+			return 0, 0, false
 		}
-		n = gcd(n, len(a[i]))
 	}
+	n = unitOf(ns, fs)
 	if n == 0 {
-		return 0, false
+		return 0, 0, false
 	}
-	for i := range a {
-		if len(a[i]) != n*len(b[i]) {
-			return 0, false
+	for i := range ns {
+		if len(ns[i])%n != 0 {
+			return 0, 0, false
+		}
+		o := len(fs[i]) - len(ns[i])/n
+		if o < 0 || i > 0 && o != off {
+			return 0, 0, false
+		}
+		off = o
+	}
+	return n, off, true
+}
+
+// toSpaces reports whether the needle indents with tabs only (ns) where
+// the file indents the same lines with spaces (fs): n spaces for each
+// tab, and off spaces more on every line of the file.
+func toSpaces(ns, fs []string) (n, off int, ok bool) {
+	for i := range ns {
+		if strings.Trim(ns[i], "\t") != "" || strings.Trim(fs[i], " ") != "" {
+			return 0, 0, false
 		}
 	}
-	return n, true
+	n = unitOf(fs, ns)
+	if n == 0 {
+		return 0, 0, false
+	}
+	for i := range ns {
+		o := len(fs[i]) - n*len(ns[i])
+		if o < 0 || i > 0 && o != off {
+			return 0, 0, false
+		}
+		off = o
+	}
+	return n, off, true
+}
+
+// unitOf is how many spaces of sp make one tab of tb, lines of the same
+// indentation in spaces and in tabs: the ratio of the differences between
+// two lines at different depths (0 when that is not a whole number, or
+// the lines disagree), or, with one depth, 4, 2 or the width itself,
+// whichever first divides the widths.
+func unitOf(sp, tb []string) int {
+	for i := 1; i < len(sp); i++ {
+		if dt := len(tb[i]) - len(tb[0]); dt != 0 {
+			ds := len(sp[i]) - len(sp[0])
+			if ds%dt != 0 || ds/dt <= 0 {
+				return 0
+			}
+			return ds / dt
+		}
+	}
+	w := len(sp[0])
+	for _, n := range []int{4, 2} {
+		if w%n == 0 {
+			return n
+		}
+	}
+	return w
 }
 
 func gcd(a, b int) int {
@@ -176,12 +232,12 @@ func (r reindent) indent(l string) string {
 		return strings.Repeat(" ", len(l)/r.from*r.to+len(l)%r.from)
 	case indToTabs:
 		if strings.Trim(l, " ") != "" {
-			return l
+			return r.prefix + l
 		}
-		return strings.Repeat("\t", len(l)/r.from) + strings.Repeat(" ", len(l)%r.from)
+		return r.prefix + strings.Repeat("\t", len(l)/r.from) + strings.Repeat(" ", len(l)%r.from)
 	case indToSpaces:
 		t := len(l) - len(strings.TrimLeft(l, "\t"))
-		return strings.Repeat(" ", t*r.to) + l[t:]
+		return r.prefix + strings.Repeat(" ", t*r.to) + l[t:]
 	case indPerLine:
 		if f, ok := r.perLine[l]; ok {
 			return f
@@ -209,13 +265,21 @@ func (r reindent) describe() string {
 	case indScaled:
 		return fmt.Sprintf("a %d-space indent read as the file's %d-space indent", r.from, r.to)
 	case indToTabs:
-		return fmt.Sprintf("a %d-space indent read as the file's tabs", r.from)
+		return fmt.Sprintf("a %d-space indent read as the file's tabs", r.from) + deeper(r.prefix, r.lines)
 	case indToSpaces:
-		return fmt.Sprintf("tabs read as the file's %d-space indent", r.to)
+		return fmt.Sprintf("tabs read as the file's %d-space indent", r.to) + deeper(r.prefix, r.lines)
 	case indPerLine:
 		return "indentation off by different amounts on " + nLines(r.lines) + " (relative indentation kept)"
 	}
 	return ""
+}
+
+// deeper words the offset beyond a change of unit: "" when there is none.
+func deeper(prefix string, lines int) string {
+	if prefix == "" {
+		return ""
+	}
+	return ", " + widthWords(prefix) + " deeper on " + nLines(lines)
 }
 
 // widthWords words an indentation offset: "4 spaces", "1 tab", "1 tab and 2 spaces".
