@@ -53,7 +53,9 @@ type Planned struct {
 	Edits []text.Edit
 	// Stage is how the search matched: StageExact, StageTrailingWhitespace,
 	// StageIndentation, StageBlankFirstLine, StageBlankLastLine,
-	// StageElision; or StageAppend / StageCreate for an empty search. For
+	// StageElision; a stage of the shared ladder these lack, by its name
+	// (ops/match's Stage.String: "unicode", "inner whitespace", "escapes",
+	// "similarity"); or StageAppend / StageCreate for an empty search. For
 	// StageCreate the caller must create the file even when Edits is empty.
 	Stage string
 	// Line and EndLine are the first and last matched lines (1-based; for
@@ -65,6 +67,9 @@ type Planned struct {
 	OtherLines []int
 	// Message is a one-paragraph human summary.
 	Message string
+	// Matched is "<stage>: <what was forgiven>" when the search matched
+	// other than exactly, for the Edit-Match trailer; "" otherwise.
+	Matched string
 }
 
 // block is a search text prepared for matching.
@@ -177,6 +182,10 @@ func (f *file) match(S, R []string) (Planned, error) {
 	if countDots(S) > 0 {
 		return f.matchElision(S, R)
 	}
+	// Then the shared ladder's stages that aider's lack.
+	if r, ok, err := f.matchLater(S, R); ok || err != nil {
+		return r, err
+	}
 	return Planned{}, f.noMatch(blk, R)
 }
 
@@ -227,6 +236,9 @@ func (f *file) result(m match, others []int, S, R []string, stage, how string) P
 		}
 		fmt.Fprintf(&sb, " (matched %s).", strings.Join(ways, ", "))
 	}
+	if m.stage != stExact || how != "" {
+		r.Matched = stage + ": " + strings.Join(matchedWays(m, how), ", ")
+	}
 	if len(others) > 0 {
 		fmt.Fprintf(&sb, " The SEARCH block also matches at %s; the first match (line %d) was used. To edit another one, include more surrounding lines in search.", lineList(others), m.line)
 	}
@@ -235,6 +247,22 @@ func (f *file) result(m match, others []int, S, R []string, stage, how string) P
 	}
 	r.Message = sb.String()
 	return r
+}
+
+// matchedWays says what a match of one of this format's own stages forgave,
+// for Planned.Matched.
+func matchedWays(m match, how string) []string {
+	var ways []string
+	if how != "" {
+		ways = append(ways, how)
+	}
+	switch m.stage {
+	case stTrailing:
+		ways = append(ways, "trailing whitespace")
+	case stIndent:
+		ways = append(ways, m.ri.describe())
+	}
+	return ways
 }
 
 // find looks for blk in the file at stages up to maxStage. It returns the

@@ -114,6 +114,7 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 				current[f.ID], exists[f.ID] = f.Content, f.Exists
 			}
 			failed := false
+			var matched []string // the Edit-Match trailers
 			for i, ed := range args.Edits {
 				id := files[i].ID
 				if err := dialect.CheckText(ed.FilePath, current[id]); err != nil {
@@ -126,6 +127,9 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 					if next, err = text.ApplyEdits(current[id], planned.Edits); err == nil {
 						current[id], exists[id] = next, true
 						results[i] = Outcome{FilePath: ed.FilePath, Success: true, Message: planned.Message}
+						if planned.Matched != "" {
+							matched = append(matched, planned.Matched+editOf(i, len(args.Edits), ed.FilePath))
+						}
 						continue
 					}
 				}
@@ -134,7 +138,7 @@ func runCall(ctx context.Context, ws dialect.Workspace, raw []byte) dialect.Resu
 			if failed {
 				return dialect.Plan{}, &editsFailed{results}
 			}
-			var plan dialect.Plan
+			plan := dialect.Plan{Matched: matched}
 			for _, f := range files {
 				id := f.ID
 				if exists[id] && (!f.Exists || !bytes.Equal(current[id], f.Content)) {
@@ -221,4 +225,13 @@ func count(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// editOf names edit i of n of a call for an Edit-Match trailer: "" for
+// a call of one edit.
+func editOf(i, n int, path string) string {
+	if n == 1 {
+		return ""
+	}
+	return fmt.Sprintf(" (edit %d of %d, %s)", i+1, n, path)
 }

@@ -82,6 +82,63 @@ func classifyIndent(needle, file []string) reindent {
 	return r
 }
 
+// keepNesting returns the places (first lines) where forgiving each
+// line's indentation keeps the needle's nesting: lines the needle indents
+// alike are indented alike in the file, and a line the needle indents
+// deeper than another is deeper there too. Elsewhere the needle says
+// another structure than the file has (in Python, a line outside a block
+// that the file has inside it), and its replacement would be re-indented
+// into the wrong block.
+func keepNesting(f *fileView, nl needleLines, firsts []int) []int {
+	var kept []int
+	for _, first := range firsts {
+		var ns, fs []int
+		for i, l := range nl.lines {
+			fl := f.line(first + i)
+			if strings.TrimSpace(l) == "" || strings.TrimSpace(fl) == "" {
+				continue
+			}
+			ns, fs = append(ns, columns(leadingSpace(l))), append(fs, columns(leadingSpace(fl)))
+		}
+		if sameOrder(ns, fs) {
+			kept = append(kept, first)
+		}
+	}
+	return kept
+}
+
+// sameOrder reports whether a and b order their elements alike: a[i] <
+// a[j] exactly when b[i] < b[j], and a[i] == a[j] exactly when b[i] ==
+// b[j]. Sorting the pairs by a makes it one pass.
+func sameOrder(a, b []int) bool {
+	idx := make([]int, len(a))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(x, y int) bool { return a[idx[x]] < a[idx[y]] })
+	for k := 1; k < len(idx); k++ {
+		i, j := idx[k-1], idx[k]
+		if (a[i] == a[j]) != (b[i] == b[j]) || a[i] < a[j] && b[i] >= b[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// columns is the width of an indentation, a tab advancing to the next
+// multiple of 8 as git and terminals show it.
+func columns(p string) int {
+	c := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] == '\t' {
+			c += 8 - c%8
+		} else {
+			c++
+		}
+	}
+	return c
+}
+
 // commonOffset reports whether every b[i] is p+a[i] for one p.
 func commonOffset(a, b []string) (p string, ok bool) {
 	for i := range a {

@@ -242,6 +242,22 @@ func TestLadderIndentation(t *testing.T) {
 			wantFile:    "a:\n  b:\n    c:\n      d: 1\n      e:\n        f: 2\n",
 		},
 		{
+			name:    "a needle whose nesting differs from the file's is not the file's text (Python: c() outside the if the file has it in)",
+			content: "def f():\n  if b:\n    c()\n",
+			needle:  "if b:\nc()\n",
+			repl:    "if b:\nd()\n",
+			stages:  Of(TrailingSpace, Unicode, Indentation, InnerSpace),
+			wantErr: ErrNotFound,
+		},
+		{
+			name:    "two lines the needle indents alike, the file does not",
+			content: "x = [\n    1,\n  2,\n]\n",
+			needle:  "1,\n2,\n",
+			repl:    "1,\n3,\n",
+			stages:  Of(TrailingSpace, Unicode, Indentation, InnerSpace),
+			wantErr: ErrNotFound,
+		},
+		{
 			name:        "tabs in the needle, 2 spaces in the file",
 			content:     "a:\n  b:\n    c: 1\n",
 			needle:      "\tb:\n\t\tc: 1\n",

@@ -293,6 +293,11 @@ func climbLines(content []byte, f *fileView, needle string, nl needleLines, stag
 			firsts = verify(f, nl, n, cands)
 			c = len(firsts)
 		}
+		if n&nIndent != 0 {
+			kept := keepNesting(f, nl, firsts)
+			c -= len(firsts) - len(kept)
+			firsts = kept
+		}
 		if c == 0 {
 			continue
 		}
