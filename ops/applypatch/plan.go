@@ -157,7 +157,8 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 
 	var runs []run
 	var pending []noted
-	var placed []span // each hunk's matched lines, to refuse overlaps
+	var laddered []Forgiven // hunks placed by placeByLadder
+	var placed []span       // each hunk's matched lines, to refuse overlaps
 	cursor := 0
 	// Searches Codex does not make (further places of a hunk, hunks out of
 	// file order) each cost a pass over the file; they share a budget of
@@ -227,7 +228,28 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			early = ok
 		}
 		if !ok {
-			return nil, nil, linesNotFound(op, hi, h, oldLines(h.Lines))
+			// The shared ladder's stages Codex lacks, from the cursor.
+			l, fail := f.placeByLadder(op, hi, h, h.Lines, cursor)
+			if fail != nil {
+				return nil, nil, fail
+			}
+			if l == nil {
+				return nil, nil, linesNotFound(op, hi, h, oldLines(h.Lines))
+			}
+			here := span{from: l.from, to: l.to, hunk: hi}
+			for _, p := range placed {
+				if here.from < p.to && p.from < here.to {
+					return nil, nil, hunksOverlap(op, p, here)
+				}
+			}
+			placed = append(placed, here)
+			if fail := checkOmissionAdded(op, hi, f.lines[l.from:l.to], l.added); fail != nil {
+				return nil, nil, fail
+			}
+			laddered = append(laddered, l.note)
+			runs = append(runs, run{from: l.from, to: l.to, added: l.added})
+			cursor = l.to
+			continue
 		}
 		here := span{from: at, to: at + len(old), hunk: hi}
 		for _, p := range placed {
@@ -282,6 +304,7 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			notes = append(notes, hunkNote(op, n))
 		}
 	}
+	notes = append(notes, laddered...)
 	if unchecked > 0 {
 		notes = append(notes, Forgiven{Text: fmt.Sprintf(
 			"%s of %s without an '@@' header %s not checked for further places where %s lines occur (the patch is large); each was applied at the first place after the previous hunk, as Codex does.",
@@ -516,6 +539,17 @@ func contextNotFound(op FileOp, hi int, c string) *Failure {
 	return &Failure{Err: ErrNoMatch, Path: op.Path, Hunk: hi + 1, Lines: []string{c}, Message: fmt.Sprintf(
 		"Failed to find context '%s' in %s\nThis is the '@@' header of hunk %d of %d in '*** Update File: %s'; it must be a whole line of the file, such as a function or class header, after the lines of the hunks before it. Nothing was changed: the whole patch was refused. Re-read %s and send the patch again.",
 		c, op.Path, hi+1, len(op.Hunks), op.Path, op.Path)}
+}
+
+// checkOmissionAdded is checkOmission for a hunk placed by the shared
+// ladder: matched are the file's lines it replaces, after what stands
+// there after it (its new lines, adapted).
+func checkOmissionAdded(op FileOp, hi int, matched, after []string) *Failure {
+	lines := make([]Line, len(after))
+	for i, a := range after {
+		lines[i] = Line{Op: '+', Text: a}
+	}
+	return checkOmission(op, hi, matched, lines)
 }
 
 // checkOmission refuses hunk hi when one of its added lines is a

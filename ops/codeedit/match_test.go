@@ -354,11 +354,11 @@ func TestNoMatchDidYouMean(t *testing.T) {
 }
 
 func TestNoMatchWhitespaceOnly(t *testing.T) {
-	// c() outside the if in search, inside it in the file: no stage
-	// forgives indentation that changes the nesting (ops/match
+	// c() shallower than the if in search, inside it in the file: no
+	// stage forgives indentation that contradicts the nesting (ops/match
 	// keepNesting); the report says it is whitespace only.
 	content := "if a:\n  if b:\n    c()\n"
-	_, err := Match([]byte(content), "if b:\nc()\n", "if b:\nd()\n")
+	_, err := Match([]byte(content), "  if b:\nc()\n", "  if b:\nd()\n")
 	var nm *NoMatch
 	if !errors.As(err, &nm) {
 		t.Fatalf("got %v", err)

@@ -83,12 +83,13 @@ func classifyIndent(needle, file []string) reindent {
 }
 
 // keepNesting returns the places (first lines) where forgiving each
-// line's indentation keeps the needle's nesting: lines the needle indents
-// alike are indented alike in the file, and a line the needle indents
-// deeper than another is deeper there too. Elsewhere the needle says
-// another structure than the file has (in Python, a line outside a block
-// that the file has inside it), and its replacement would be re-indented
-// into the wrong block.
+// line's indentation keeps the needle's nesting: a line the needle
+// indents deeper than another is deeper in the file too. Elsewhere the
+// needle says another structure than the file has (in Python, a line
+// inside a block that the file has after it), and its replacement would
+// be re-indented into the wrong block. Lines the needle indents alike may
+// differ in the file: a needle sent without its indentation (Codex's
+// surrounding-whitespace tolerance) says nothing about nesting.
 func keepNesting(f *fileView, nl needleLines, firsts []int) []int {
 	var kept []int
 	for _, first := range firsts {
@@ -100,27 +101,30 @@ func keepNesting(f *fileView, nl needleLines, firsts []int) []int {
 			}
 			ns, fs = append(ns, columns(leadingSpace(l))), append(fs, columns(leadingSpace(fl)))
 		}
-		if sameOrder(ns, fs) {
+		if keepsOrder(ns, fs) {
 			kept = append(kept, first)
 		}
 	}
 	return kept
 }
 
-// sameOrder reports whether a and b order their elements alike: a[i] <
-// a[j] exactly when b[i] < b[j], and a[i] == a[j] exactly when b[i] ==
-// b[j]. Sorting the pairs by a makes it one pass.
-func sameOrder(a, b []int) bool {
+// keepsOrder reports whether b[i] < b[j] wherever a[i] < a[j]. Sorted by
+// a, each group of equal a must lie wholly above every b before it.
+func keepsOrder(a, b []int) bool {
 	idx := make([]int, len(a))
 	for i := range idx {
 		idx[i] = i
 	}
 	sort.Slice(idx, func(x, y int) bool { return a[idx[x]] < a[idx[y]] })
-	for k := 1; k < len(idx); k++ {
-		i, j := idx[k-1], idx[k]
-		if (a[i] == a[j]) != (b[i] == b[j]) || a[i] < a[j] && b[i] >= b[j] {
+	below, groupMax := -1, -1 // the greatest b of the groups before, of this group
+	for k, i := range idx {
+		if k > 0 && a[i] != a[idx[k-1]] {
+			below = max(below, groupMax)
+		}
+		if b[i] <= below {
 			return false
 		}
+		groupMax = max(groupMax, b[i])
 	}
 	return true
 }
