@@ -279,3 +279,38 @@ func TestAttackShellEscapedPathNeverDeletesThroughASymlink(t *testing.T) {
 		})
 	}
 }
+
+// TestCodeEditAndApplyPatchForgivenMatchRecorded: code_edit and apply_patch
+// matches at the shared ladder's stages are recorded in the commit's
+// Edit-Match trailer, like Edit's, and undo restores the exact bytes.
+func TestCodeEditAndApplyPatchForgivenMatchRecorded(t *testing.T) {
+	const src = "say(“hi”)\nx  =  1\n"
+	for _, tc := range []struct {
+		tool    string
+		args    map[string]any
+		want    string
+		trailer string
+	}{
+		{"code_edit", map[string]any{"edits": []any{map[string]any{"file_path": "f.py", "search": "say(\"hi\")\nx  =  1\n", "replace": "say(\"hi\")\nx = 2\n"}}},
+			"say(“hi”)\nx = 2\n", "unicode: curly quotes on line 1"},
+		{"apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: f.py\n@@\n say(\"hi\")\n-x = 1\n+x = 2\n*** End Patch"},
+			"say(“hi”)\nx = 2\n", "inner whitespace: hunk 1 of f.py at line 1, curly quotes on line 1, runs of spaces inside 1 line"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"f.py": src})
+			callOK(t, dir, "Read", map[string]any{"file_path": "f.py"})
+			callOK(t, dir, tc.tool, tc.args)
+			if got := gittest.ReadFile(t, dir, "f.py"); got != tc.want {
+				t.Fatalf("f.py = %q, want %q", got, tc.want)
+			}
+			if trailer := gittest.Git(t, dir, "log", "-1", "--format=%(trailers:key=Edit-Match,valueonly)", "refs/edits/s"); trailer != tc.trailer+"\n\n" {
+				t.Fatalf("Edit-Match trailer %q, want %q", trailer, tc.trailer)
+			}
+			callOK(t, dir, "text_editor", map[string]any{"command": "undo_edit", "path": "f.py"})
+			if got := gittest.ReadFile(t, dir, "f.py"); got != src {
+				t.Fatalf("after undo f.py = %q, want %q", got, src)
+			}
+			gittest.Fsck(t, dir)
+		})
+	}
+}

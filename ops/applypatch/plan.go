@@ -228,7 +228,12 @@ func planUpdate(op FileOp, content []byte) ([]text.Edit, []Forgiven, error) {
 			early = ok
 		}
 		if !ok {
-			// The shared ladder's stages Codex lacks, from the cursor.
+			// The shared ladder's stages Codex lacks, from the cursor: a
+			// pass over the file, from the budget.
+			if budget < count {
+				return nil, nil, linesNotFound(op, hi, h, oldLines(h.Lines))
+			}
+			budget -= count
 			l, fail := f.placeByLadder(op, hi, h, h.Lines, cursor)
 			if fail != nil {
 				return nil, nil, fail
