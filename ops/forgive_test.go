@@ -88,6 +88,23 @@ func TestShellEscapedPath(t *testing.T) {
 	}
 }
 
+// TestShellEscapedPathUndo: undo_edit of the same shell-escaped path an
+// edit used undoes that file's edit, and says how the path was read.
+func TestShellEscapedPathUndo(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"my file.txt": "one\n"})
+	if res := call(t, dir, map[string]any{"command": "str_replace", "path": `my\ file.txt`, "old_str": "one", "new_str": "uno"}); !res.OK {
+		t.Fatalf("edit refused: %s", res.Text)
+	}
+	res := call(t, dir, map[string]any{"command": "undo_edit", "path": `my\ file.txt`})
+	if !res.OK || !strings.HasSuffix(res.Text, "\nNote: there is no file my\\ file.txt, but there is my file.txt: the path was read as shell-escaped, and my file.txt was used.") {
+		t.Fatalf("undo: %v %s", res.OK, res.Text)
+	}
+	if got := gittest.ReadFile(t, dir, "my file.txt"); got != "one\n" {
+		t.Fatalf("my file.txt = %q after undo", got)
+	}
+	gittest.Fsck(t, dir)
+}
+
 // TestAttackShellEscapedPathStaysConfined: the unescaped reading of a path
 // is confined as every path is: a quoted path that would read as outside
 // the root, or through a symlink out of it, is not taken; the call is

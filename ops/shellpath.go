@@ -100,6 +100,26 @@ func (w workspace) locate(arg string) (*Engine, repo.Path, error) {
 	return ae, ap, nil
 }
 
+// locateRecorded is Engine.locateRecorded with locate's forgiveness: an
+// undo of `my\ file.txt` where only "my file.txt" exists undoes that
+// file, the path an edit of the same argument changed.
+func (w workspace) locateRecorded(arg string) (*Engine, repo.Path, error) {
+	e, p, err := w.e.locateRecorded(arg)
+	if err != nil || exists(p) {
+		return e, p, err
+	}
+	alt, ok := shellUnescape(arg)
+	if !ok {
+		return e, p, nil
+	}
+	ae, ap, aerr := w.e.locateRecorded(alt)
+	if aerr != nil || !exists(ap) {
+		return e, p, nil
+	}
+	w.rec.unescape(arg, alt)
+	return ae, ap, nil
+}
+
 // exists reports whether something (a file, a link, a directory) is at p;
 // a path that cannot be looked at counts as existing, so that it is never
 // taken for another.

@@ -401,7 +401,7 @@ func outcome(out session.Outcome, args []string, paths []repo.Path, texts map[st
 // Undo reverts the last edit of the recorded file at arg (a symlink there
 // is not followed; see locateRecorded).
 func (w workspace) Undo(ctx context.Context, arg, tool string) (dialect.Undone, error) {
-	e, p, err := w.e.locateRecorded(arg)
+	e, p, err := w.locateRecorded(arg)
 	if err != nil {
 		return dialect.Undone{}, err
 	}
