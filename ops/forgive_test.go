@@ -36,6 +36,8 @@ func TestShellEscapedPath(t *testing.T) {
 		{name: "the escaped name exists: it is the one edited", files: map[string]string{`my\ file.txt`: "literal\n"},
 			args:   map[string]any{"command": "str_replace", "path": `my\ file.txt`, "old_str": "literal", "new_str": "kept"},
 			edited: `my\ file.txt`, want: "kept\n"},
+		{name: "write to the escaped name where only the unescaped file exists rewrites that file (README: the file the agent named)", args: map[string]any{"command": "write", "path": `my\ file.txt`, "file_text": "new\n"},
+			edited: "my file.txt", want: "new\n"},
 		{name: "neither exists: write creates the name as given", args: map[string]any{"command": "write", "path": `new\ file.txt`, "file_text": "n\n"},
 			edited: `new\ file.txt`, want: "n\n"},
 	}
