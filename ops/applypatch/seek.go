@@ -209,32 +209,10 @@ func lowest(p, l string) tolerance {
 }
 
 // indexInts returns the index of the first occurrence of pattern (not
-// empty) in s, or -1, in time linear in len(s)+len(pattern)
-// (Knuth–Morris–Pratt; the standard library searches only bytes and
-// strings).
+// empty) in s, or -1, in time linear in len(s)+len(pattern).
 func indexInts(s, pattern []int) int {
-	// border[i] is the length of the longest proper prefix of
-	// pattern[:i+1] that is also its suffix.
-	border := make([]int, len(pattern))
-	for i, k := 1, 0; i < len(pattern); i++ {
-		for k > 0 && pattern[i] != pattern[k] {
-			k = border[k-1]
-		}
-		if pattern[i] == pattern[k] {
-			k++
-		}
-		border[i] = k
-	}
-	for i, k := 0, 0; i < len(s); i++ {
-		for k > 0 && s[i] != pattern[k] {
-			k = border[k-1]
-		}
-		if s[i] == pattern[k] {
-			k++
-		}
-		if k == len(pattern) {
-			return i - k + 1
-		}
+	for i := range match.Occurrences(s, pattern) {
+		return i
 	}
 	return -1
 }

@@ -178,34 +178,15 @@ func (f *fileView) findLines(nl needleLines, n norms) ([]int, int) {
 
 // indexAllInts returns the index of the first MaxPlaces occurrences of
 // pattern (not empty) in s, overlapping ones included, and the number of
-// all of them, in time linear in len(s)+len(pattern) (Knuth–Morris–Pratt).
+// all of them (Occurrences).
 func indexAllInts(s, pattern []int32) ([]int, int) {
-	border := make([]int, len(pattern))
-	for i, k := 1, 0; i < len(pattern); i++ {
-		for k > 0 && pattern[i] != pattern[k] {
-			k = border[k-1]
-		}
-		if pattern[i] == pattern[k] {
-			k++
-		}
-		border[i] = k
-	}
 	var at []int
 	count := 0
-	for i, k := 0, 0; i < len(s); i++ {
-		for k > 0 && s[i] != pattern[k] {
-			k = border[k-1]
+	for i := range Occurrences(s, pattern) {
+		if count < MaxPlaces {
+			at = append(at, i)
 		}
-		if s[i] == pattern[k] {
-			k++
-		}
-		if k == len(pattern) {
-			if count < MaxPlaces {
-				at = append(at, i-k+1)
-			}
-			count++
-			k = border[k-1]
-		}
+		count++
 	}
 	return at, count
 }
