@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Names as gitattributes give them: IANA's and its aliases, the WHATWG
@@ -129,4 +130,63 @@ func TestEncodeTextRefuses(t *testing.T) {
 			t.Errorf("%s %q: %v; want ErrNotInEncoding saying %q", tt.declared, tt.text, err, tt.says)
 		}
 	}
+}
+
+// FuzzDeclaredEncodingEdit: whatever the bytes, a file DecodeAs accepts
+// encodes back to exactly those bytes, and an edit of its text changes
+// no byte outside the edited region: the encoded text before the edit is
+// the file's own first bytes, the encoded text after it its last bytes.
+func FuzzDeclaredEncodingEdit(f *testing.F) {
+	f.Add([]byte("\xcf\xf0\xe8\xe2\xe5\xf2\r\n\xec\xe8\xf0\n"), uint(2), uint(5), "новый")
+	f.Add([]byte("\x93\xfa\x96{\n\x82\xa0"), uint(0), uint(3), "語")
+	f.Add([]byte("a\x00\n\x00b\x00"), uint(1), uint(2), "xy")
+	encs := []string{"cp1251", "Shift_JIS", "windows-1252", "EUC-KR", "GBK", "UTF-16LE", "KOI8-R"}
+	f.Fuzz(func(t *testing.T, b []byte, start, end uint, repl string) {
+		for _, name := range encs {
+			declared, err := LookupEncoding(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			txt, enc, err := DecodeAs(b, declared)
+			if err != nil {
+				continue
+			}
+			back, err := EncodeText(txt, enc)
+			if err != nil || string(back) != string(b) {
+				t.Fatalf("%s: % x decoded to %q, which encodes back to % x (%v)", name, b, txt, back, err)
+			}
+			s, e := runeStart(txt, int(start%uint(len(txt)+1))), runeStart(txt, int(end%uint(len(txt)+1)))
+			if s > e {
+				s, e = e, s
+			}
+			edited := string(txt[:s]) + repl + string(txt[e:])
+			out, err := EncodeText([]byte(edited), enc)
+			if err != nil {
+				continue // text the encoding cannot hold: refused
+			}
+			before, err1 := EncodeText(txt[:s], enc)
+			after, err2 := EncodeText(txt[e:], enc)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: a part of decoded text does not encode: %v %v", name, err1, err2)
+			}
+			if enc.IsUTF16() || enc.utf16 {
+				// UTF-16 writes its mark with every encoded part; compare
+				// past it.
+				continue
+			}
+			if !strings.HasPrefix(string(b), string(before)) || !strings.HasSuffix(string(b), string(after)) ||
+				!strings.HasPrefix(string(out), string(before)) || !strings.HasSuffix(string(out), string(after)) {
+				t.Fatalf("%s: editing %q[%d:%d] to %q changed bytes outside it: % x -> % x", name, txt, s, e, repl, b, out)
+			}
+		}
+	})
+}
+
+// runeStart is the start of the rune holding byte i of s (i itself at
+// len(s)).
+func runeStart(s []byte, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }
