@@ -39,20 +39,32 @@ func (f *fileLines) placeByLadder(op FileOp, hi int, h Hunk, lines []Line, curso
 	if errors.Is(err, match.ErrNotFound) || errors.Is(err, match.ErrEmpty) || err != nil {
 		return nil, nil
 	}
-	if m.Count > 1 {
-		at := make([]string, 0, len(m.Places))
-		for i, p := range m.Places {
-			if i == maxOthers {
+	// A patch's lines are whole lines: a place that begins inside a line
+	// (Exact and Escapes find text anywhere) is not one.
+	var whole []int // indexes into m.Places
+	for i, p := range m.Places {
+		if p.StartsALine([]byte(region)) {
+			whole = append(whole, i)
+		}
+	}
+	if len(whole) == 0 {
+		return nil, nil
+	}
+	if len(whole) > 1 || m.Count > len(m.Places) {
+		at := make([]string, 0, len(whole))
+		for k, i := range whole {
+			if k == maxOthers {
 				at = append(at, "…")
 				break
 			}
-			at = append(at, strconv.Itoa(cursor+p.Line))
+			at = append(at, strconv.Itoa(cursor+m.Places[i].Line))
 		}
 		return nil, &Failure{Err: ErrNoMatch, Path: op.Path, Hunk: hi + 1, Lines: old, Message: fmt.Sprintf(
 			"Failed to find expected lines in %s as written; forgiving %s (the matching ladder's %s stage) they occur at %d places (lines %s), and a forgiven match is not chosen among several. Nothing was changed: the whole patch was refused. Re-read %s and send hunk %d of %d with the lines as they are, or with an '@@' header naming a line just before the place you mean.",
-			op.Path, m.Places[0].Forgave, m.Stage, m.Count, strings.Join(at, ", "), op.Path, hi+1, len(op.Hunks))}
+			op.Path, m.Places[whole[0]].Forgave, m.Stage, len(whole), strings.Join(at, ", "), op.Path, hi+1, len(op.Hunks))}
 	}
-	p := m.Places[0]
+	pi := whole[0]
+	p := m.Places[pi]
 	var repl []string
 	for _, l := range lines {
 		if l.Op != '-' {
@@ -63,7 +75,7 @@ func (f *fileLines) placeByLadder(op FileOp, hi int, h Hunk, lines []Line, curso
 	if len(repl) > 0 {
 		text = strings.Join(repl, "\n") + "\n"
 	}
-	adapted := m.Replacement(0, text)
+	adapted := m.Replacement(pi, text)
 	var added []string
 	if adapted != "" {
 		added = strings.Split(strings.TrimSuffix(adapted, "\n"), "\n")

@@ -38,24 +38,36 @@ func (f *file) matchLater(S, R []string) (Planned, bool, error) {
 	if err != nil {
 		return Planned{}, false, err
 	}
-	if m.Count > 1 {
-		lines := make([]string, 0, len(m.Places))
-		for i, p := range m.Places {
-			if i == 10 {
+	// SEARCH is whole lines: a place that begins inside a line (Exact and
+	// Escapes find text anywhere) is not one.
+	var whole []int // indexes into m.Places
+	for i, p := range m.Places {
+		if p.StartsALine(f.b) {
+			whole = append(whole, i)
+		}
+	}
+	if len(whole) == 0 {
+		return Planned{}, false, nil
+	}
+	if len(whole) > 1 || m.Count > len(m.Places) {
+		lines := make([]string, 0, len(whole))
+		for k, i := range whole {
+			if k == 10 {
 				lines = append(lines, "…")
 				break
 			}
-			lines = append(lines, strconv.Itoa(p.Line))
+			lines = append(lines, strconv.Itoa(m.Places[i].Line))
 		}
 		return Planned{}, false, fmt.Errorf("%w: search was not found as written; at the matching ladder's %s stage it matches %d places (lines %s), and a forgiven match is not chosen among several; nothing was changed. Include more surrounding lines in search so that it matches one place, as the file has them",
-			ErrAmbiguous, m.Stage, m.Count, strings.Join(lines, ", "))
+			ErrAmbiguous, m.Stage, len(whole), strings.Join(lines, ", "))
 	}
-	p := m.Places[0]
+	pi := whole[0]
+	p := m.Places[pi]
 	repl := ""
 	if len(R) > 0 {
 		repl = strings.Join(R, "\n") + "\n"
 	}
-	adapted := m.Replacement(0, repl)
+	adapted := m.Replacement(pi, repl)
 	r := Planned{Stage: m.Stage.String(), Line: p.Line, EndLine: p.EndLine}
 	if adapted != string(f.b[p.Start:p.End]) {
 		r.Edits = []text.Edit{{Start: p.Start, End: p.End, New: adapted}}

@@ -117,6 +117,14 @@ type Place struct {
 	adapt func(replacement string) string
 }
 
+// StartsALine reports whether p starts where a line of content does (at
+// its start, after its BOM, or after a line break): a caller that
+// replaces whole lines must not take a place that begins inside a line,
+// which Exact, and Escapes' exact try, find anywhere.
+func (p Place) StartsALine(content []byte) bool {
+	return p.Start == text.BOMLen(content) || p.Start > 0 && content[p.Start-1] == '\n'
+}
+
 // MaxPlaces caps the places a Match holds: a one-byte needle in a 10 MB
 // file of that byte matches ten million times, and a caller refusing an
 // ambiguous match needs the count and the first lines, not every place.

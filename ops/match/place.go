@@ -112,6 +112,13 @@ func (m *lineMatch) adapt(r string) string {
 		}
 	}
 	ind := m.indent()
+	// A needle and a replacement both sent without their indentation say
+	// nothing of nesting: a line of the agent's then takes the file's
+	// indentation of the needle line it stands in place of (the next one
+	// not yet repeated), not the first line's (review of issue 25: a
+	// changed line inside an if was written outside it).
+	positional := ind.mode == indPerLine && sameIndent(m.nl.lines) && sameIndent(rl.lines) &&
+		leadingSpace(firstText(rl.lines)) == leadingSpace(firstText(m.nl.lines))
 	out := make([]string, 0, len(rl.lines))
 	src := make([]int, 0, len(rl.lines)) // the file line each out line is, -1 for none
 	cursor := 0
@@ -121,7 +128,12 @@ func (m *lineMatch) adapt(r string) string {
 		rest := line[len(ri):]
 		i := m.needleLine(nk.key(rest), cursor)
 		if i < 0 || m.fileOf(i) < 0 {
-			out, src = append(out, ind.apply(line)), append(src, -1)
+			if k := min(cursor, len(m.nl.lines)-1); positional && strings.TrimSpace(line) != "" && m.fileOf(k) >= 0 {
+				out = append(out, leadingSpace(m.f.line(m.fileOf(k)))+rest)
+			} else {
+				out = append(out, ind.apply(line))
+			}
+			src = append(src, -1)
 			prev = -1
 			continue
 		}
@@ -160,6 +172,28 @@ func (m *lineMatch) adapt(r string) string {
 		b.WriteString(m.eolAfter(src[len(src)-1]))
 	}
 	return b.String()
+}
+
+// sameIndent reports whether every non-blank line has the same leading
+// whitespace.
+func sameIndent(lines []string) bool {
+	first := leadingSpace(firstText(lines))
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" && leadingSpace(l) != first {
+			return false
+		}
+	}
+	return true
+}
+
+// firstText is the first non-blank line ("" when there is none).
+func firstText(lines []string) string {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // eolAfter is the line ending to write after an out line that is file

@@ -27,6 +27,10 @@ type Encoding struct {
 	// utf16 says that a declared encoding is a form of UTF-16: a file
 	// with a UTF-16 byte order mark is then read by its mark.
 	utf16 bool
+	// declared says that the file's attributes name this encoding (name):
+	// UTF-8 declared is not UTF8 (nothing declared), and a declared
+	// UTF-16 with a mark requires the mark.
+	declared bool
 }
 
 type form uint8
@@ -59,6 +63,9 @@ func (e Encoding) String() string {
 	case formDeclared:
 		return e.name
 	}
+	if e.declared {
+		return e.name
+	}
 	return "UTF-8"
 }
 
@@ -79,10 +86,13 @@ var ErrNotInEncoding = errors.New("not in the declared encoding")
 // (working-tree-encoding, or the encoding attribute git's GUI tools read):
 // a name or alias IANA registers (ISO-8859-1, windows-1251, Shift_JIS,
 // KOI8-R, EUC-KR, UTF-16LE), else one the WHATWG Encoding Standard knows
-// (cp1251, sjis, gbk), matched without regard to case. UTF-8 (and its
-// aliases) is UTF8: nothing to decode. git's "-BOM" spellings of UTF-16
-// (UTF-16LE-BOM) are UTF-16 with that byte order and a mark. An empty
-// name is UTF8. Other names wrap ErrUnknownEncoding.
+// (cp1251, sjis, gbk), matched without regard to case; ASCII is US-ASCII
+// (WHATWG reads it as windows-1252). UTF-8 (and its aliases) decodes
+// nothing, but is declared: a file moved there is written in UTF-8.
+// UTF-16 with a byte order mark is git's UTF-16LE-BOM or UTF-16BE-BOM,
+// and UTF-16 (or UCS-2) itself, read by its mark, a new file written as
+// git's iconv writes it here (little-endian, with the mark). An empty
+// name is UTF8, nothing declared. Other names wrap ErrUnknownEncoding.
 func LookupEncoding(name string) (Encoding, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
@@ -90,14 +100,18 @@ func LookupEncoding(name string) (Encoding, error) {
 	}
 	upper := strings.ToUpper(name)
 	switch upper {
-	case "UTF-16LE-BOM", "UTF16LE-BOM":
-		return UTF16LE, nil
+	case "UTF-16LE-BOM", "UTF16LE-BOM", "UTF-16", "UTF16", "UCS-2", "UCS2":
+		return Encoding{form: formUTF16LE, name: name, declared: true}, nil
 	case "UTF-16BE-BOM", "UTF16BE-BOM":
-		return UTF16BE, nil
+		return Encoding{form: formUTF16BE, name: name, declared: true}, nil
 	}
-	x, err := ianaindex.IANA.Encoding(name)
+	lookup := name
+	if upper == "ASCII" || upper == "ANSI_X3.4-1968" {
+		lookup = "US-ASCII"
+	}
+	x, err := ianaindex.IANA.Encoding(lookup)
 	if err != nil || x == nil {
-		if x, err = htmlindex.Get(name); err != nil {
+		if x, err = htmlindex.Get(lookup); err != nil {
 			x = nil
 		}
 	}
@@ -105,9 +119,9 @@ func LookupEncoding(name string) (Encoding, error) {
 		return UTF8, fmt.Errorf("%w %q", ErrUnknownEncoding, name)
 	}
 	if x == unicode.UTF8 || x == encoding.Nop {
-		return UTF8, nil
+		return Encoding{name: name, declared: true}, nil
 	}
-	return Encoding{form: formDeclared, name: name, x: x, utf16: strings.HasPrefix(upper, "UTF-16") || strings.HasPrefix(upper, "UTF16") || strings.HasPrefix(upper, "UCS-2")}, nil
+	return Encoding{form: formDeclared, name: name, x: x, declared: true, utf16: strings.HasPrefix(upper, "UTF-16") || strings.HasPrefix(upper, "UTF16")}, nil
 }
 
 // DecodeAs returns the text the dialects see of b, a file whose attributes
@@ -121,7 +135,25 @@ func LookupEncoding(name string) (Encoding, error) {
 // ErrNotInEncoding that names its first line that is not (b's line for an
 // ASCII-compatible encoding).
 func DecodeAs(b []byte, declared Encoding) (text []byte, enc Encoding, err error) {
-	if declared.form != formDeclared || declared.utf16 && EncodingOf(b).IsUTF16() {
+	switch {
+	case !declared.declared:
+		return DecodeText(b)
+	case declared.form == formUTF8:
+		return b, declared, nil
+	case len(b) == 0:
+		// Nothing to read back: a new or empty file, written in the
+		// declared encoding.
+		return b, declared, nil
+	case declared.IsUTF16():
+		if !EncodingOf(b).IsUTF16() {
+			return nil, declared, fmt.Errorf("%w: its bytes are not %s text (it does not start with a UTF-16 byte order mark)", ErrNotInEncoding, declared.name)
+		}
+		text, enc, err = DecodeText(b)
+		if err != nil {
+			return nil, declared, fmt.Errorf("%w: its bytes are not %s text (%w)", ErrNotInEncoding, declared.name, err)
+		}
+		return text, enc, nil
+	case declared.utf16 && EncodingOf(b).IsUTF16():
 		return DecodeText(b)
 	}
 	text, err = declared.x.NewDecoder().Bytes(b)
@@ -153,13 +185,39 @@ func firstUndecodable(b, text []byte, enc Encoding) string {
 	return fmt.Sprintf("line %d would not be written back as the same bytes", 1+bytes.Count(b[:i], []byte("\n")))
 }
 
+// readsBackAs says where text, written in the encoding name, reads back
+// as back instead: the line and the character.
+func readsBackAs(text, back []byte, name string) string {
+	i := 0
+	for i < len(text) && i < len(back) && text[i] == back[i] {
+		i++
+	}
+	for i > 0 && !utf8.RuneStart(text[min(i, len(text)-1)]) {
+		i--
+	}
+	line := 1 + bytes.Count(text[:i], []byte("\n"))
+	if i >= len(text) {
+		return fmt.Sprintf("line %d would not read back as written in %s", line, name)
+	}
+	r, _ := utf8.DecodeRune(text[i:])
+	return fmt.Sprintf("line %d has %q (U+%04X), which %s writes as bytes that do not read back as it", line, r, r, name)
+}
+
 // encode is text (UTF-8) in a declared encoding. A character the encoding
 // lacks, or text that is not valid UTF-8, is an error wrapping
 // ErrNotInEncoding that names its line and the character.
 func (e Encoding) encode(text []byte) ([]byte, error) {
 	out, err := e.x.NewEncoder().Bytes(text)
 	if err == nil {
-		return out, nil
+		// Some encoders write a character as bytes that read back as
+		// another (GB18030's private-use mappings), or write bytes that
+		// are not the encoding's text (ISO-2022-JP and a raw ESC): what
+		// is written must read back as the text.
+		back, derr := e.x.NewDecoder().Bytes(out)
+		if derr == nil && bytes.Equal(back, text) {
+			return out, nil
+		}
+		return nil, fmt.Errorf("%w: %s", ErrNotInEncoding, readsBackAs(text, back, e.name))
 	}
 	line := 1
 	for i := 0; i < len(text); {

@@ -30,7 +30,9 @@ func TestLookupEncoding(t *testing.T) {
 		{"UTF-16LE-BOM", "UTF-16LE", false},
 		{"utf-16be-bom", "UTF-16BE", false},
 		{"UTF-8", "UTF-8", true},
-		{"utf8", "UTF-8", true},
+		{"utf8", "utf8", true},
+		{"UTF-16", "UTF-16LE", false},
+		{"ASCII", "ASCII", false},
 		{"", "UTF-8", true},
 		{"UTF-32", "", false},
 		{"klingon", "", false},
@@ -43,7 +45,7 @@ func TestLookupEncoding(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || enc.String() != tt.want || (enc == UTF8) != tt.utf8 {
+		if err != nil || enc.String() != tt.want || (enc.form == formUTF8) != tt.utf8 || enc.declared != (tt.name != "") {
 			t.Errorf("%q: %v (%q), %v; want %q", tt.name, enc, enc.String(), err, tt.want)
 		}
 	}

@@ -43,7 +43,7 @@ func DecodeText(b []byte) (text []byte, enc Encoding, err error) {
 		return nil, enc, fmt.Errorf("%w: it starts with a %s byte order mark but has an odd number of bytes (%d)", ErrNotUTF16, enc, len(b))
 	}
 	lo, hi := 0, 1 // where the low and high byte of a code unit are
-	if enc == UTF16BE {
+	if enc.form == formUTF16BE {
 		lo, hi = 1, 0
 	}
 	// The BOM (2 bytes) becomes 3 bytes; other units at most 3 bytes per
@@ -88,7 +88,7 @@ func EncodeText(text []byte, enc Encoding) ([]byte, error) {
 	// At most 2 bytes per UTF-8 byte (ASCII), plus the mark.
 	out := make([]byte, 2+len(text)*2)
 	lo, hi := 0, 1 // where the low and high byte of a code unit go
-	if enc == UTF16BE {
+	if enc.form == formUTF16BE {
 		lo, hi = 1, 0
 	}
 	out[lo], out[hi] = 0xff, 0xfe
