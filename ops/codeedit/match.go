@@ -224,20 +224,12 @@ func (f *file) result(m match, others []int, S, R []string, stage, how string) P
 	case m.stage == stExact:
 		fmt.Fprintf(&sb, " (matched %s).", how)
 	default:
-		var ways []string
-		if how != "" {
-			ways = append(ways, how)
-		}
-		switch m.stage {
-		case stTrailing:
-			ways = append(ways, "ignoring trailing whitespace")
-		case stIndent:
-			ways = append(ways, "ignoring trailing whitespace and indentation: "+m.ri.describe())
-		}
-		fmt.Fprintf(&sb, " (matched %s).", strings.Join(ways, ", "))
+		said, _ := forgiven(m, how)
+		fmt.Fprintf(&sb, " (matched %s).", strings.Join(said, ", "))
 	}
 	if m.stage != stExact || how != "" {
-		r.Matched = stage + ": " + strings.Join(matchedWays(m, how), ", ")
+		_, trailer := forgiven(m, how)
+		r.Matched = stage + ": " + strings.Join(trailer, ", ")
 	}
 	if len(others) > 0 {
 		fmt.Fprintf(&sb, " The SEARCH block also matches at %s; the first match (line %d) was used. To edit another one, include more surrounding lines in search.", lineList(others), m.line)
@@ -249,20 +241,19 @@ func (f *file) result(m match, others []int, S, R []string, stage, how string) P
 	return r
 }
 
-// matchedWays says what a match of one of this format's own stages forgave,
-// for Planned.Matched.
-func matchedWays(m match, how string) []string {
-	var ways []string
+// forgiven says what a match of one of this format's own stages forgave:
+// as the result's message words it, and as its Edit-Match trailer does.
+func forgiven(m match, how string) (said, trailer []string) {
 	if how != "" {
-		ways = append(ways, how)
+		said, trailer = append(said, how), append(trailer, how)
 	}
 	switch m.stage {
 	case stTrailing:
-		ways = append(ways, "trailing whitespace")
+		said, trailer = append(said, "ignoring trailing whitespace"), append(trailer, "trailing whitespace")
 	case stIndent:
-		ways = append(ways, m.ri.describe())
+		said, trailer = append(said, "ignoring trailing whitespace and indentation: "+m.ri.describe()), append(trailer, m.ri.describe())
 	}
-	return ways
+	return said, trailer
 }
 
 // find looks for blk in the file at stages up to maxStage. It returns the
