@@ -49,12 +49,6 @@ func (t tolerance) key(line string) string {
 	return normalize(norm.NFC.String(strings.ReplaceAll(line, "\t", `\t`)))
 }
 
-// patternKey is the form of a patch line that tolerance t compares with the
-// file's keys.
-func (t tolerance) patternKey(line string) string {
-	return t.key(line)
-}
-
 // stageName is the ladder stage (ops/match's names) tolerance t is: what a
 // result and the Edit-Match trailer call it.
 func (t tolerance) stageName() string {
@@ -166,7 +160,7 @@ func (f *fileLines) wanted(pattern []string, t tolerance) ([]int, bool) {
 	_, dict := f.interned(t)
 	want := make([]int, len(pattern))
 	for j, p := range pattern {
-		id, ok := dict[t.patternKey(p)]
+		id, ok := dict[t.key(p)]
 		if !ok {
 			return nil, false
 		}
@@ -201,7 +195,7 @@ func (f *fileLines) others(pattern []string, at int, t tolerance, limit int) []i
 // line l are equal (exact when they are; escapes when none is lower).
 func lowest(p, l string) tolerance {
 	for _, t := range ladder {
-		if t.patternKey(p) == t.key(l) {
+		if t.key(p) == t.key(l) {
 			return t
 		}
 	}

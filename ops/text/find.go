@@ -161,8 +161,8 @@ func (d *lineDescriber) String() string {
 // DescribeOccurrences is what a refusal of several occurrences says of
 // them, computed in one pass over offs (increasing offsets in b of
 // occurrences n bytes long) without holding them: how many there are,
-// whether two overlap (see Overlapping), and their lines as DescribeLines
-// words them.
+// whether two overlap (a count that would surprise a reader unless the
+// message says so), and their lines as DescribeLines words them.
 func DescribeOccurrences(b []byte, offs iter.Seq[int], n int) (count int, overlap bool, lines string) {
 	var d lineDescriber
 	line, pos, prevEnd := 1, 0, -1
@@ -179,16 +179,4 @@ func DescribeOccurrences(b []byte, offs iter.Seq[int], n int) (count int, overla
 		count, prevEnd = count+1, off+n
 	}
 	return count, overlap, d.String()
-}
-
-// Overlapping reports whether any two of the occurrences at offs (sorted,
-// each n bytes long) overlap: a count that would surprise a reader unless
-// the message says so.
-func Overlapping(offs []int, n int) bool {
-	for i := 1; i < len(offs); i++ {
-		if offs[i] < offs[i-1]+n {
-			return true
-		}
-	}
-	return false
 }
