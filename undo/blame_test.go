@@ -1,0 +1,148 @@
+package undo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/git-edit/git-edit/repo/gittest"
+	"github.com/git-edit/git-edit/repo/session"
+	"github.com/git-edit/git-edit/undo"
+)
+
+// blameOf renders undo.Blame of the working f.txt as one "text=who" per
+// line, naming commits by the step that made them: "e1" for an agent
+// line, "person:base" for a line of the commit the session started from,
+// "person:s1" for a person line a sync recorded, "person:-" for one
+// nowhere committed.
+func (f *fixture) blameOf(path, rev string) string {
+	f.t.Helper()
+	lines, err := undo.Blame(context.Background(), f.s.Repo, path, rev, nil)
+	if err != nil {
+		f.t.Fatalf("blame %s: %v", path, err)
+	}
+	var out []string
+	for i, l := range lines {
+		if l.Line != i+1 {
+			f.t.Fatalf("line %d numbered %d", i+1, l.Line)
+		}
+		who := "person:" + f.name(l.Commit)
+		if l.Commit.IsZero() {
+			who = "person:-"
+		}
+		if l.Agent {
+			who = f.name(l.Commit)
+			if l.Session != sessionName || l.Op != session.OpEdit || l.Tool != "test.edit" {
+				f.t.Errorf("line %d: agent line of session %q op %q tool %q", l.Line, l.Session, l.Op, l.Tool)
+			}
+		}
+		out = append(out, l.Text+"="+who)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestBlameRestoredLines: lines an undo, redo, rollback or reject puts
+// back are blamed on whoever wrote them before, not on the commit that
+// put them back.
+func TestBlameRestoredLines(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		steps []step
+		want  string
+	}{
+		{"edits", []step{
+			edit("e1", put("f.txt", "0\na\nb\n")),
+			edit("e2", put("f.txt", "0\na\nB\nc\n")),
+		}, "0=person:base a=e1 B=e2 c=e2"},
+		{"undo", []step{
+			edit("e1", put("f.txt", "0\na\nb\n")),
+			edit("e2", put("f.txt", "0\na\nB\nc\n")),
+			undone("u1", "e2", put("f.txt", "0\na\nb\n")),
+		}, "0=person:base a=e1 b=e1"},
+		{"undo of an earlier edit", []step{
+			edit("e1", put("f.txt", "0\na\nb\n")),
+			edit("e2", put("f.txt", "0\na\nb\nc\n")),
+			undone("u1", "e1", put("f.txt", "0\nc\n")),
+		}, "0=person:base c=e2"},
+		{"redo", []step{
+			edit("e1", put("f.txt", "0\na\nb\n")),
+			edit("e2", put("f.txt", "0\na\nB\nc\n")),
+			undone("u1", "e2", put("f.txt", "0\na\nb\n")),
+			redone("r1", "u1", put("f.txt", "0\na\nB\nc\n")),
+		}, "0=person:base a=e1 B=e2 c=e2"},
+		{"rollback", []step{
+			edit("e1", put("f.txt", "0\na\nb\n")),
+			edit("e2", put("f.txt", "0\nA\nb\nc\n")),
+			edit("e3", put("f.txt", "0\nA\nb\nC\n")),
+			rolledBack("rb", "e1", put("f.txt", "0\na\nb\n")),
+		}, "0=person:base a=e1 b=e1"},
+		{"rollback to a person's sync", []step{
+			outside("s1", put("f.txt", "0\np\n")),
+			edit("e1", put("f.txt", "0\nq\n")),
+			rolledBack("rb", "start", put("f.txt", "0\np\n")),
+		}, "0=person:base p=person:s1"},
+		{"reject", []step{
+			outside("s1", put("f.txt", "0\np\n")),
+			edit("e1", put("f.txt", "0\nq\nr\n")),
+			{name: "rj", op: "reject", changes: []change{put("f.txt", "0\np\nr\n")}},
+		}, "0=person:base p=person:s1 r=e1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.run(tc.steps...)
+			// The session's tip holds what is on disk.
+			if got := f.blameOf("f.txt", ""); got != tc.want {
+				t.Errorf("blame:\n got %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestBlameTwoSessions: a second session that finds the first one's
+// lines on disk records them in a sync (the person's, for it); they stay
+// the first session's, and the second's own edit is its own.
+func TestBlameTwoSessions(t *testing.T) {
+	f := newFixture(t)
+	f.run(edit("e1", put("f.txt", "0\na\nb\n")))
+	other, err := session.New(f.s.Repo, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := f.s
+	f.s = other
+	f.pendingSync = "os"
+	f.run(edit("o1", put("f.txt", "0\na\nB\nc\n")))
+	f.s = saved
+	lines, err := undo.Blame(context.Background(), f.s.Repo, "f.txt", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range lines {
+		got = append(got, fmt.Sprintf("%s=%s:%s:%v", l.Text, l.Session, f.name(l.Commit), l.Agent))
+	}
+	want := "0=:base:false a=h:e1:true B=other:o1:true c=other:o1:true"
+	if strings.Join(got, " ") != want {
+		t.Errorf("blame:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	// One session only: the other's lines are then the person's, as its
+	// sync recorded them.
+	lines, err = undo.Blame(context.Background(), f.s.Repo, "f.txt", "", []string{"other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, l := range lines {
+		got = append(got, fmt.Sprintf("%s=%s:%s:%v", l.Text, l.Session, f.name(l.Commit), l.Agent))
+	}
+	want = "0=:base:false a=other:os:false B=other:o1:true c=other:o1:true"
+	if strings.Join(got, " ") != want {
+		t.Errorf("blame --session other:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if _, err := undo.Blame(context.Background(), f.s.Repo, "f.txt", "", []string{"nope"}); !errors.Is(err, undo.ErrUnknownSession) {
+		t.Errorf("unknown session: %v, want ErrUnknownSession", err)
+	}
+	gittest.Git(t, f.dir, "fsck", "--strict")
+}
