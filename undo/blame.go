@@ -70,7 +70,7 @@ type LineOrigin struct {
 // wrote is the agent's; where several sessions claim a line, the newest
 // commit wins (ties: the session whose name sorts first). Every other
 // line is the person's: the HEAD history commit git names, else the
-// session sync commit that recorded it, else not committed. The
+// oldest session sync commit that recorded it, else not committed. The
 // objects blame makes up live in a temporary directory, never in the
 // repository; git-edit's history index of a session may be written, as
 // any history read writes it.
@@ -182,6 +182,9 @@ func readContent(ctx context.Context, q *quarantine, path string, rev plumbing.H
 		return c, fmt.Errorf("%w: %w", ErrNoSuchFile, err)
 	}
 	f, err := repo.ReadWorkFile(p, 1<<62)
+	if errors.Is(err, repo.ErrNotRegular) {
+		return c, fmt.Errorf("%w: %w; blame a regular file (a link's target by its own path)", ErrNoSuchFile, err)
+	}
 	if err != nil {
 		return c, fmt.Errorf("%w: %w", ErrNoSuchFile, err)
 	}
@@ -256,12 +259,16 @@ func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash,
 				if cl == nil {
 					continue
 				}
-				dst := agent
-				if cl.commit.Meta.Op == session.OpSync {
-					dst = synced
-				}
-				if dst[i] == nil || newer(cl, dst[i]) {
-					dst[i] = cl
+				switch {
+				case cl.commit.Meta.Op != session.OpSync:
+					if agent[i] == nil || newer(cl, agent[i]) {
+						agent[i] = cl
+					}
+				case synced[i] == nil || older(cl, synced[i]):
+					// The oldest sync: where git-edit first saw the
+					// person's text (a later session's sync records it
+					// again as it found it).
+					synced[i] = cl
 				}
 			}
 			return nil
@@ -310,6 +317,15 @@ func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash,
 func newer(a, b *claim) bool {
 	if !a.commit.Time.Equal(b.commit.Time) {
 		return a.commit.Time.After(b.commit.Time)
+	}
+	return a.session < b.session
+}
+
+// older reports whether a wins over b among syncs: the older commit, else
+// the session whose name sorts first.
+func older(a, b *claim) bool {
+	if !a.commit.Time.Equal(b.commit.Time) {
+		return a.commit.Time.Before(b.commit.Time)
 	}
 	return a.session < b.session
 }
