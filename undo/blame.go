@@ -217,8 +217,12 @@ func readContent(ctx context.Context, q *quarantine, path string, rev plumbing.H
 		if clean, err = q.git(ctx, nil, "cat-file", "blob", id); err != nil {
 			return c, err
 		}
-	} else if c.blob, err = q.write(plumbing.BlobObject, clean); err != nil {
-		return c, err
+	} else {
+		set := newObjset()
+		c.blob = set.add(plumbing.BlobObject, clean)
+		if err := q.writePack(set); err != nil {
+			return c, err
+		}
 	}
 	c.lines = splitText(clean)
 	return c, nil
@@ -425,14 +429,8 @@ func sessionBlame(ctx context.Context, q *quarantine, s *session.Session, c cont
 	if err != nil {
 		return nil, err
 	}
-	tree, err := q.pathTree(c.path, e)
-	if err != nil {
-		return nil, err
-	}
-	root, err := q.commit(tree, nil, first.Time.Add(-time.Second), "before session "+s.Name)
-	if err != nil {
-		return nil, err
-	}
+	set := newObjset()
+	root := set.commit(set.pathTree(c.path, e), nil, first.Time.Add(-time.Second), "before session "+s.Name)
 	made := map[plumbing.Hash]plumbing.Hash{} // session commit -> made-up one
 	orig := map[plumbing.Hash]session.Commit{}
 	// stateAt is the made-up commit holding path as session commit h
@@ -465,10 +463,7 @@ func sessionBlame(ctx context.Context, q *quarantine, s *session.Session, c cont
 		if err != nil {
 			return nil, err
 		}
-		tree, err := q.pathTree(c.path, e)
-		if err != nil {
-			return nil, err
-		}
+		tree := set.pathTree(c.path, e)
 		var parents []plumbing.Hash
 		add := func(h plumbing.Hash) {
 			if h != prev && !slices.Contains(parents, h) {
@@ -503,22 +498,16 @@ func sessionBlame(ctx context.Context, q *quarantine, s *session.Session, c cont
 			add(before)
 		}
 		parents = append(parents, prev)
-		m, err := q.commit(tree, parents, sc.Time, sc.Hash.String())
-		if err != nil {
-			return nil, err
-		}
+		m := set.commit(tree, parents, sc.Time, sc.Hash.String())
 		made[sc.Hash], orig[m] = m, sc
 		prev = m
 		if sc.Hash == first.Hash && first.Meta.Op == session.OpSync {
 			before = m
 		}
 	}
-	tree, err = q.pathTree(c.path, repo.Entry{Hash: c.blob, Mode: c.mode})
-	if err != nil {
-		return nil, err
-	}
-	final, err := q.commit(tree, []plumbing.Hash{prev}, chain[len(chain)-1].Time.Add(time.Second), "blamed content")
-	if err != nil {
+	tree := set.pathTree(c.path, repo.Entry{Hash: c.blob, Mode: c.mode})
+	final := set.commit(tree, []plumbing.Hash{prev}, chain[len(chain)-1].Time.Add(time.Second), "blamed content")
+	if err := q.writePack(set); err != nil {
 		return nil, err
 	}
 	out, err := q.git(ctx, nil, blameArgs(final.String(), "--", c.path)...)

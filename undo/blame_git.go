@@ -6,8 +6,11 @@ import (
 	"compress/zlib"
 	"context"
 	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +22,7 @@ import (
 	"github.com/git-edit/git-edit/repo"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 )
 
 // quarantine is a temporary object directory outside the repository that
@@ -48,76 +52,53 @@ func newQuarantine(r *repo.Repo) (*quarantine, error) {
 
 func (q *quarantine) remove() { os.RemoveAll(q.dir) }
 
-// write stores one loose object, as git does: zlib("<type> <size>\0<content>")
-// at objects/<2 hex>/<38 hex>. An object already there is left as it is
-// (same id, same content). Not safe for concurrent writes of different
-// objects sharing a directory only in that MkdirAll may race, which it
-// tolerates.
-func (q *quarantine) write(t plumbing.ObjectType, content []byte) (plumbing.Hash, error) {
-	hdr := fmt.Sprintf("%s %d\x00", t, len(content))
-	sum := sha1.New()
-	sum.Write([]byte(hdr))
-	sum.Write(content)
-	var h plumbing.Hash
-	copy(h[:], sum.Sum(nil))
-	hex := h.String()
-	dir := filepath.Join(q.objs, hex[:2])
-	name := filepath.Join(dir, hex[2:])
-	if _, err := os.Stat(name); err == nil {
-		return h, nil
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return h, fmt.Errorf("write a blame object: %w", err)
-	}
-	var buf bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
-	zw.Write([]byte(hdr))
-	zw.Write(content)
-	if err := zw.Close(); err != nil {
-		return h, fmt.Errorf("write a blame object: %w", err)
-	}
-	f, err := os.CreateTemp(dir, "tmp-")
-	if err != nil {
-		return h, fmt.Errorf("write a blame object: %w", err)
-	}
-	_, err = f.Write(buf.Bytes())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return h, fmt.Errorf("write a blame object: %w", err)
-	}
-	return h, nil
+// objset is objects to write to the quarantine as one pack: trees and
+// commits are small and many (one of each per commit of a session's
+// history of a path), and one pack is two files where loose objects would
+// be one file and often one directory each.
+type objset struct {
+	order []plumbing.Hash
+	objs  map[plumbing.Hash]setObject
 }
 
-// pathTree writes the tree holding only path, as e (a tree of nothing when
+type setObject struct {
+	t       plumbing.ObjectType
+	content []byte
+}
+
+func newObjset() *objset { return &objset{objs: map[plumbing.Hash]setObject{}} }
+
+// add adds an object (once) and returns its id.
+func (s *objset) add(t plumbing.ObjectType, content []byte) plumbing.Hash {
+	h := plumbing.ComputeHash(t, content)
+	if _, ok := s.objs[h]; !ok {
+		s.objs[h] = setObject{t, content}
+		s.order = append(s.order, h)
+	}
+	return h
+}
+
+// pathTree adds the tree holding only path, as e (a tree of nothing when
 // e does not exist), and the trees of its directories; it returns the top
 // tree.
-func (q *quarantine) pathTree(path string, e repo.Entry) (plumbing.Hash, error) {
-	parts := strings.Split(path, "/")
+func (s *objset) pathTree(path string, e repo.Entry) plumbing.Hash {
 	if !e.Exists() {
-		return q.write(plumbing.TreeObject, nil)
+		return s.add(plumbing.TreeObject, nil)
 	}
+	parts := strings.Split(path, "/")
 	h, mode := e.Hash, e.Mode
 	for i := len(parts) - 1; i >= 0; i-- {
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "%o %s\x00", uint32(mode), parts[i])
 		b.Write(h[:])
-		var err error
-		if h, err = q.write(plumbing.TreeObject, b.Bytes()); err != nil {
-			return h, err
-		}
+		h = s.add(plumbing.TreeObject, b.Bytes())
 		mode = filemode.Dir
 	}
-	return h, nil
+	return h
 }
 
-// commit writes a commit of tree with parents (in order), dated when.
-func (q *quarantine) commit(tree plumbing.Hash, parents []plumbing.Hash, when time.Time, msg string) (plumbing.Hash, error) {
+// commit adds a commit of tree with parents (in order), dated when.
+func (s *objset) commit(tree plumbing.Hash, parents []plumbing.Hash, when time.Time, msg string) plumbing.Hash {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "tree %s\n", tree)
 	for _, p := range parents {
@@ -125,7 +106,81 @@ func (q *quarantine) commit(tree plumbing.Hash, parents []plumbing.Hash, when ti
 	}
 	stamp := fmt.Sprintf("%d +0000", when.Unix())
 	fmt.Fprintf(&b, "author git-edit blame <git-edit@localhost> %s\ncommitter git-edit blame <git-edit@localhost> %s\n\n%s\n", stamp, stamp, msg)
-	return q.write(plumbing.CommitObject, b.Bytes())
+	return s.add(plumbing.CommitObject, b.Bytes())
+}
+
+// writePack writes the set as a version 2 pack without deltas and its
+// index into the quarantine's objects/pack. Safe for concurrent use with
+// other sets: each pack is named by its checksum, and a git that blame
+// runs reads the packs there when it starts, which is after the ones it
+// needs are written. Not fsynced: the directory is temporary.
+func (q *quarantine) writePack(s *objset) error {
+	if len(s.order) == 0 {
+		return nil
+	}
+	dir := filepath.Join(q.objs, "pack")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("write blame objects: %w", err)
+	}
+	var pack bytes.Buffer
+	var hdr [12]byte
+	copy(hdr[:], "PACK")
+	binary.BigEndian.PutUint32(hdr[4:], 2)
+	binary.BigEndian.PutUint32(hdr[8:], uint32(len(s.order)))
+	pack.Write(hdr[:])
+	idx := new(idxfile.Writer)
+	idx.OnHeader(uint32(len(s.order)))
+	var entry bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&entry, zlib.BestSpeed)
+	for _, h := range s.order {
+		o := s.objs[h]
+		entry.Reset()
+		entry.Write(packHeader(o.t, len(o.content)))
+		zw.Reset(&entry)
+		zw.Write(o.content)
+		if err := zw.Close(); err != nil {
+			return fmt.Errorf("write blame objects: %w", err)
+		}
+		idx.Add(h, uint64(pack.Len()), crc32.ChecksumIEEE(entry.Bytes()))
+		pack.Write(entry.Bytes())
+	}
+	sum := sha1.Sum(pack.Bytes())
+	pack.Write(sum[:])
+	var checksum plumbing.Hash
+	copy(checksum[:], sum[:])
+	if err := idx.OnFooter(checksum); err != nil {
+		return fmt.Errorf("index blame objects: %w", err)
+	}
+	index, err := idx.Index()
+	if err != nil {
+		return fmt.Errorf("index blame objects: %w", err)
+	}
+	var ib bytes.Buffer
+	if _, err := idxfile.NewEncoder(&ib).Encode(index); err != nil {
+		return fmt.Errorf("index blame objects: %w", err)
+	}
+	base := filepath.Join(dir, "pack-"+checksum.String())
+	// The pack first: git looks for packs by their index.
+	if err := os.WriteFile(base+".pack", pack.Bytes(), 0o400); err != nil && !errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("write blame objects: %w", err)
+	}
+	if err := os.WriteFile(base+".idx", ib.Bytes(), 0o400); err != nil && !errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("write blame objects: %w", err)
+	}
+	return nil
+}
+
+// packHeader is a pack entry's header: the type in bits 4-6 of the first
+// byte, the size in 4 bits then 7 bits per byte, little end first.
+func packHeader(t plumbing.ObjectType, size int) []byte {
+	b := []byte{byte(t)<<4 | byte(size&0x0f)}
+	size >>= 4
+	for size > 0 {
+		b[len(b)-1] |= 0x80
+		b = append(b, byte(size&0x7f))
+		size >>= 7
+	}
+	return b
 }
 
 // git runs git on the repository with the quarantine as its object
