@@ -27,7 +27,7 @@ func blameCommand() *cli.Command {
 		Flags: []cli.Flag{rootFlag(),
 			// Not GIT_EDIT_SESSION: blame answers who wrote a line, not
 			// what one session did.
-			&cli.StringSliceFlag{Name: "session", Usage: "consider only session `S` (repeat for several); default: every session"},
+			&cli.StringSliceFlag{Name: "session", Usage: "consider only session `S` (repeat for several); without it, every session"},
 			&cli.BoolFlag{Name: "all", Usage: "consider every session (the default)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON: an array of lines, or with --stat the counts"},
 			&cli.BoolFlag{Name: "stat", Usage: "count the agents' and the person's lines that a commit or range added, per file"},

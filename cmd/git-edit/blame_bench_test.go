@@ -20,8 +20,8 @@ import (
 // each iteration; the metric ratio is the first's time over the second's
 // (the target is at most 2). "synthetic" is a generated file committed
 // once; "git.git" (when GIT_EDIT_BENCH_GIT_REPO names a clone of git's
-// repository) is its sequencer.c with its whole history, where git blame
-// itself has thousands of commits to walk. ratio-session compares with
+// repository) is its apply.c (about 5,300 lines) with its whole history,
+// which git blame itself walks. ratio-session compares with
 // `git blame` of the session's own ref, the same 200 commits as plain git
 // history.
 func BenchmarkBlame(b *testing.B) {
@@ -47,7 +47,7 @@ func BenchmarkBlame(b *testing.B) {
 		if out, err := gitIn(dir, "commit", "-q", "-m", "person"); err != nil {
 			b.Fatalf("%v %s", err, out)
 		}
-		agentEdits(b, dir, "big.txt", func(i int) string { return fmt.Sprintf("line %05d of the person's file\n", i*25) })
+		agentEdits(b, dir, "big.txt", func(i int) string { return fmt.Sprintf("line %05d of the person's file\n", i*25+1) })
 		benchBlame(b, bin, dir, "big.txt")
 	})
 	b.Run("git.git", func(b *testing.B) {
@@ -62,31 +62,29 @@ func BenchmarkBlame(b *testing.B) {
 			b.Fatalf("%v %s", err, out)
 		}
 		b.Cleanup(func() { exec.Command("git", "-C", src, "worktree", "remove", "--force", dir).Run() })
-		content, err := os.ReadFile(filepath.Join(dir, "sequencer.c"))
+		content, err := os.ReadFile(filepath.Join(dir, "apply.c"))
 		if err != nil {
 			b.Fatal(err)
 		}
-		lines := strings.SplitAfter(string(content), "\n")
-		// Edit lines that occur once in the file, spread over it.
-		count := map[string]int{}
-		for _, l := range lines {
-			count[l]++
-		}
+		// Edit lines that occur once in the file (with the line ending
+		// before them, so not as the end of a longer line), spread over
+		// it.
 		var unique []string
-		for _, l := range lines {
-			if count[l] == 1 && len(strings.TrimSpace(l)) > 8 {
+		for _, l := range strings.SplitAfter(string(content), "\n") {
+			if len(strings.TrimSpace(l)) > 8 && strings.Count(string(content), "\n"+l) == 1 {
 				unique = append(unique, l)
 			}
 		}
-		step := len(unique) / 200
-		agentEdits(b, dir, "sequencer.c", func(i int) string { return unique[i*step] })
-		benchBlame(b, bin, dir, "sequencer.c")
+		step := len(unique) / 100
+		agentEdits(b, dir, "apply.c", func(i int) string { return unique[i/2*step] })
+		benchBlame(b, bin, dir, "apply.c")
 	})
 }
 
 // agentEdits makes 200 edits of path in session bench, each its own
 // text_editor call as an agent makes it: even ones replace the line
-// line(i) with an edited one, odd ones insert two lines after line 10*i.
+// line(i) (not the first line) with an edited one, odd ones insert two
+// lines after line 10*i.
 func agentEdits(b *testing.B, dir, path string, line func(i int) string) {
 	b.Helper()
 	e, err := ops.Open(ops.Options{Root: dir, Session: "bench"})
@@ -99,7 +97,7 @@ func agentEdits(b *testing.B, dir, path string, line func(i int) string) {
 		var args string
 		if i%2 == 0 {
 			old := line(i)
-			args = fmt.Sprintf(`{"command":"str_replace","path":%q,"old_str":%q,"new_str":%q}`, path, old, strings.TrimSuffix(old, "\n")+" /* agent edit */\n")
+			args = fmt.Sprintf(`{"command":"str_replace","path":%q,"old_str":%q,"new_str":%q}`, path, "\n"+old, "\n"+strings.TrimSuffix(old, "\n")+" /* agent edit */\n")
 		} else {
 			args = fmt.Sprintf(`{"command":"insert","path":%q,"insert_line":%d,"new_str":"agent line %d a\nagent line %d b\n"}`, path, 10*i, i, i)
 		}
