@@ -146,3 +146,60 @@ func TestBlameTwoSessions(t *testing.T) {
 	}
 	gittest.Git(t, f.dir, "fsck", "--strict")
 }
+
+// who renders lines as "text=agent:<op>" or "text=person:<commit short>"
+// ("person:-" for nowhere committed).
+func who(lines []undo.LineOrigin) string {
+	var out []string
+	for _, l := range lines {
+		switch {
+		case l.Agent:
+			out = append(out, l.Text+"=agent:"+l.Op)
+		case l.Commit.IsZero():
+			out = append(out, l.Text+"=person:-")
+		default:
+			out = append(out, l.Text+"=person:"+l.Commit.String()[:7])
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// A file git converts (core.autocrlf: CRLF on disk, LF blobs): the
+// working file is blamed in the form `git add` stores, so the session's
+// LF blobs and the person's HEAD match it line for line.
+func TestBlameConvertedFile(t *testing.T) {
+	dir := convRepo(t, [][2]string{{"core.autocrlf", "true"}}, "", map[string][]byte{"c.txt": []byte("one\ntwo\n")})
+	if got := readDisk(t, dir, "c.txt"); string(got) != "one\r\ntwo\r\n" {
+		t.Fatalf("checked out as %q", got)
+	}
+	s := openSession(t, dir)
+	write(t, s, "c.txt", []byte("one\r\nagent\r\ntwo\r\n"))
+	head := gittest.Rev(t, dir, "HEAD")[:7]
+	for _, rev := range []string{"", "refs/edits/s"} {
+		lines, err := undo.Blame(context.Background(), s.Repo, "c.txt", rev, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := who(lines), "one=person:"+head+" agent=agent:edit two=person:"+head; got != want {
+			t.Errorf("blame at %q:\n got %s\nwant %s", rev, got, want)
+		}
+	}
+}
+
+// A file the agent created (no HEAD history) and a session on an unborn
+// branch (no commit before it): every line is the agent's or, changed on
+// disk since, the person's, not committed.
+func TestBlameNewFileAndUnbornBranch(t *testing.T) {
+	dir := gittest.New(t)
+	s := openSession(t, dir)
+	write(t, s, "n.txt", []byte("a\nb\n"))
+	gittest.WriteFile(t, dir, "n.txt", "a\nb\nperson\n")
+	lines, err := undo.Blame(context.Background(), s.Repo, "n.txt", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := who(lines), "a=agent:edit b=agent:edit person=person:-"; got != want {
+		t.Errorf("blame:\n got %s\nwant %s", got, want)
+	}
+	gittest.Fsck(t, dir)
+}

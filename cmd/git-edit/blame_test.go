@@ -114,6 +114,19 @@ func TestBlameAttributesEveryLine(t *testing.T) {
 		t.Errorf("blame f.txt:\n%s\nwant:\n%s", got, want)
 	}
 
+	// On a terminal (--color=always here) the agents' lines are yellow up
+	// to their text; the person's are not coloured.
+	var painted []string
+	for _, line := range strings.SplitAfter(want, "\n") {
+		if head, text, ok := strings.Cut(line, ") "); ok && strings.Contains(head, "(agent ") {
+			line = "\x1b[33m" + head + ")\x1b[m " + text
+		}
+		painted = append(painted, line)
+	}
+	if got := blame("--color=always", "f.txt"); got != strings.Join(painted, "") {
+		t.Errorf("blame --color=always f.txt:\n%q\nwant:\n%q", got, strings.Join(painted, ""))
+	}
+
 	// --json: every field, exactly.
 	var got []map[string]any
 	if err := json.Unmarshal([]byte(blame("--json", "f.txt")), &got); err != nil {
