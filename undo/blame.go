@@ -73,7 +73,8 @@ type LineOrigin struct {
 // oldest session sync commit that recorded it, else not committed. The
 // objects blame makes up live in a temporary directory, never in the
 // repository; git-edit's history index of a session may be written, as
-// any history read writes it.
+// any history read writes it. A session whose history is missing
+// (session.ErrBroken) is left out, unless named.
 //
 // Refusals wrap ErrNoSuchFile, ErrUnknownRev or ErrUnknownSession.
 func Blame(ctx context.Context, r *repo.Repo, path, rev string, sessions []string) ([]LineOrigin, error) {
@@ -92,7 +93,7 @@ func Blame(ctx context.Context, r *repo.Repo, path, rev string, sessions []strin
 			return nil, err
 		}
 	}
-	return blameIn(ctx, q, path, revHash, picked)
+	return blameIn(ctx, q, path, revHash, picked, len(sessions) > 0)
 }
 
 // pickSessions is the sessions named (each must have a ref), or every
@@ -234,7 +235,9 @@ type claim struct {
 	commit  session.Commit
 }
 
-func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash, sessions []*session.Session) ([]LineOrigin, error) {
+// blameIn is Blame of path at rev (zero: the working file) over sessions;
+// strict: they were named, and a broken one fails the blame.
+func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash, sessions []*session.Session, strict bool) ([]LineOrigin, error) {
 	c, err := readContent(ctx, q, path, rev)
 	if err != nil {
 		return nil, err
@@ -254,6 +257,12 @@ func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash,
 	for _, s := range sessions {
 		g.Go(func() error {
 			claims, err := sessionBlame(gctx, q, s, c)
+			if errors.Is(err, session.ErrBroken) && !strict {
+				// One broken session (its history missing, which
+				// `git edit sessions` reports) does not hide the
+				// others' lines; named, it fails the blame.
+				return nil
+			}
 			if err != nil {
 				return err
 			}

@@ -98,7 +98,7 @@ func BlameStat(ctx context.Context, r *repo.Repo, spec string, sessions []string
 	}
 	st.Total = StatCount{Sessions: map[string]int{}}
 	for _, f := range files {
-		lines, err := blameIn(ctx, q, f.path, st.To, picked)
+		lines, err := blameIn(ctx, q, f.path, st.To, picked, len(sessions) > 0)
 		if errors.Is(err, ErrNoSuchFile) {
 			continue // a symbolic link or a submodule
 		}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -202,4 +205,41 @@ func TestBlameNewFileAndUnbornBranch(t *testing.T) {
 		t.Errorf("blame:\n got %s\nwant %s", got, want)
 	}
 	gittest.Fsck(t, dir)
+}
+
+// A session whose history is missing (a commit of it gone) does not hide
+// the other sessions' lines; named, it fails the blame, saying so.
+func TestBlameBrokenSession(t *testing.T) {
+	f := newFixture(t)
+	f.run(edit("e1", put("f.txt", "0\na\n")))
+	tree := gittest.Rev(t, f.dir, f.at("e1").String()+"^{tree}")
+	msg := "edit f.txt\n\nEdit-Op: edit\nEdit-Session: broken\nEdit-Path: f.txt\nEdit-Seq: 1 1\n"
+	obj := fmt.Sprintf("tree %s\nparent %s\nauthor a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\n\n%s", tree, strings.Repeat("1", 40), msg)
+	id := strings.TrimSpace(gitIn(t, f.dir, obj, "hash-object", "-t", "commit", "-w", "--literally", "--stdin"))
+	if err := os.MkdirAll(filepath.Join(f.dir, ".git", "refs", "edits"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.dir, ".git", "refs", "edits", "broken"), []byte(id+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.blameOf("f.txt", ""), "0=person:base a=e1"; got != want {
+		t.Errorf("blame:\n got %s\nwant %s", got, want)
+	}
+	if _, err := undo.Blame(context.Background(), f.s.Repo, "f.txt", "", []string{"broken"}); !errors.Is(err, session.ErrBroken) {
+		t.Errorf("blame --session broken: %v, want session.ErrBroken", err)
+	}
+}
+
+// gitIn runs git in dir with stdin and returns its output.
+func gitIn(t *testing.T, dir, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = gittest.Env()
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
 }
