@@ -83,17 +83,13 @@ func Blame(ctx context.Context, r *repo.Repo, path, rev string, sessions []strin
 		return nil, err
 	}
 	defer q.remove()
-	picked, err := pickSessions(r, sessions)
-	if err != nil {
-		return nil, err
-	}
 	var revHash plumbing.Hash
 	if rev != "" {
 		if revHash, err = resolveRev(ctx, q, rev); err != nil {
 			return nil, err
 		}
 	}
-	return blameIn(ctx, q, path, revHash, picked, len(sessions) > 0)
+	return blameIn(ctx, q, path, revHash, sessions)
 }
 
 // pickSessions is the sessions named (each must have a ref), or every
@@ -235,10 +231,35 @@ type claim struct {
 	commit  session.Commit
 }
 
-// blameIn is Blame of path at rev (zero: the working file) over sessions;
-// strict: they were named, and a broken one fails the blame.
-func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash, sessions []*session.Session, strict bool) ([]LineOrigin, error) {
-	c, err := readContent(ctx, q, path, rev)
+// blameIn is Blame of path at rev (zero: the working file) over the
+// sessions named (none: all).
+func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash, names []string) ([]LineOrigin, error) {
+	strict := len(names) > 0 // a broken session named fails the blame
+	// The content and the sessions' tips are read under the edit lock,
+	// shared: an edit writes the file before it moves its ref, and a line
+	// read between the two would be nobody's.
+	// The sessions are listed under it too: a session's first edit
+	// writes the file before it makes the ref.
+	unlock, err := q.r.LockShared(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sessions, err := pickSessions(q.r, names)
+	var c content
+	if err == nil {
+		c, err = readContent(ctx, q, path, rev)
+	}
+	tips := make([]plumbing.Hash, len(sessions))
+	for i, s := range sessions {
+		if err != nil {
+			break
+		}
+		tips[i], err = s.Tip()
+		if errors.Is(err, session.ErrBroken) && !strict {
+			tips[i], err = plumbing.ZeroHash, nil // see below
+		}
+	}
+	unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -254,9 +275,9 @@ func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash,
 		person = lines
 		return err
 	})
-	for _, s := range sessions {
+	for i, s := range sessions {
 		g.Go(func() error {
-			claims, err := sessionBlame(gctx, q, s, c)
+			claims, err := sessionBlame(gctx, q, s, tips[i], c)
 			if errors.Is(err, session.ErrBroken) && !strict {
 				// One broken session (its history missing, which
 				// `git edit sessions` reports) does not hide the
@@ -396,8 +417,9 @@ func personBlame(ctx context.Context, q *quarantine, c content) ([]blameLine, er
 	return lines, nil
 }
 
-// sessionBlame is what session s says of each line of c: the commit of s
-// that git blame finds wrote it (an edit, record or sync), or nil.
+// sessionBlame is what session s, up to tip, says of each line of c: the
+// commit of s that git blame finds wrote it (an edit, record or sync), or
+// nil.
 //
 // git blames a history made up in the quarantine for this one path: a
 // root commit holding path as it was before the session first touched it,
@@ -412,10 +434,9 @@ func personBlame(ctx context.Context, q *quarantine, c content) ([]blameLine, er
 // BeforeSession gives it), its real parent last: git then
 // blames the lines it restored on whoever wrote them first, not on the
 // restoring commit.
-func sessionBlame(ctx context.Context, q *quarantine, s *session.Session, c content) ([]*claim, error) {
-	tip, err := s.Tip()
-	if err != nil || tip.IsZero() {
-		return nil, err
+func sessionBlame(ctx context.Context, q *quarantine, s *session.Session, tip plumbing.Hash, c content) ([]*claim, error) {
+	if tip.IsZero() {
+		return nil, nil
 	}
 	chain, err := Log(s, tip, 0, []string{c.path})
 	if err != nil || len(chain) == 0 {

@@ -52,9 +52,8 @@ func BlameStat(ctx context.Context, r *repo.Repo, spec string, sessions []string
 		return st, err
 	}
 	defer q.remove()
-	picked, err := pickSessions(r, sessions)
-	if err != nil {
-		return st, err
+	if _, err := pickSessions(r, sessions); err != nil {
+		return st, err // refused before any work
 	}
 	if strings.Contains(spec, "...") {
 		return st, fmt.Errorf("%w %q: a symmetric difference (A...B) is not a range of commits to count; give REV or A..B", ErrUnknownRev, spec)
@@ -98,7 +97,7 @@ func BlameStat(ctx context.Context, r *repo.Repo, spec string, sessions []string
 	}
 	st.Total = StatCount{Sessions: map[string]int{}}
 	for _, f := range files {
-		lines, err := blameIn(ctx, q, f.path, st.To, picked, len(sessions) > 0)
+		lines, err := blameIn(ctx, q, f.path, st.To, sessions)
 		if errors.Is(err, ErrNoSuchFile) {
 			continue // a symbolic link or a submodule
 		}

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/git-edit/git-edit/undo"
@@ -242,4 +244,122 @@ func gitIn(t *testing.T, dir, stdin string, args ...string) string {
 		t.Fatalf("git %v: %v", args, err)
 	}
 	return string(out)
+}
+
+// Blame while the agent edits: each answer is whole (a line per line of
+// the file as read, each the agent's or the person's) and no blame fails;
+// the edits are not disturbed.
+func TestConcurrentBlameWhileEditing(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "base\n"})
+	s := openSession(t, dir)
+	rounds := 30
+	if testing.Short() {
+		rounds = 8
+	}
+	done := make(chan error, 1)
+	go func() {
+		content := "base\n"
+		for i := range rounds {
+			content += fmt.Sprintf("agent %d\n", i)
+			_, err := applyTo(t, s, "f.txt", session.RecordOutside, func(*session.Tx) (session.Plan, error) {
+				return session.Plan{Changes: []session.Change{{Path: "f.txt", Content: []byte(content)}}, Meta: session.Meta{Op: session.OpEdit, Tool: "test.edit"}}, nil
+			})
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	r, err := repo.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for finished := false; !finished; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			finished = true
+		default:
+		}
+		lines, err := undo.Blame(context.Background(), r, "f.txt", "", nil)
+		if err != nil {
+			t.Fatalf("blame during edits: %v", err)
+		}
+		for i, l := range lines {
+			want := i > 0 // the first line is the person's, every other one an edit's
+			if l.Line != i+1 || l.Agent != want || (want && l.Text != fmt.Sprintf("agent %d", i-1)) {
+				t.Fatalf("line %d: %+v", i+1, l)
+			}
+		}
+	}
+	lines, err := undo.Blame(context.Background(), r, "f.txt", "", nil)
+	if err != nil || len(lines) != rounds+1 {
+		t.Fatalf("final blame: %d lines, %v", len(lines), err)
+	}
+	gittest.Fsck(t, dir)
+}
+
+// An edit writes the file, then moves its ref: a blame at that moment
+// (the pause point files-written) waits for the edit, under the edit lock
+// taken shared, instead of reading the new line and the old history and
+// calling the agent's line nobody's.
+func TestConcurrentBlameBetweenFileAndRef(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "base\n"})
+	s := openSession(t, dir)
+	paused, resume := make(chan struct{}), make(chan struct{})
+	var once bool
+	restore := repo.SetPauseHook(func(point, _ string) {
+		if point == "files-written" && !once {
+			once = true
+			close(paused)
+			<-resume
+		}
+	})
+	defer restore()
+	edited := make(chan error, 1)
+	go func() {
+		_, err := applyTo(t, s, "f.txt", session.RecordOutside, func(*session.Tx) (session.Plan, error) {
+			return session.Plan{Changes: []session.Change{{Path: "f.txt", Content: []byte("base\nagent\n")}}, Meta: session.Meta{Op: session.OpEdit, Tool: "test.edit"}}, nil
+		})
+		edited <- err
+	}()
+	<-paused
+	if got := readDisk(t, dir, "f.txt"); string(got) != "base\nagent\n" {
+		t.Fatalf("paused with %q on disk", got)
+	}
+	r, err := repo.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	type result struct {
+		lines []undo.LineOrigin
+		err   error
+	}
+	blamed := make(chan result, 1)
+	go func() {
+		lines, err := undo.Blame(context.Background(), r, "f.txt", "", nil)
+		blamed <- result{lines, err}
+	}()
+	var res result
+	select {
+	case res = <-blamed: // answered while the edit was half done
+		close(resume)
+	case <-time.After(2 * time.Second): // waiting for the edit, as it should
+		close(resume)
+		res = <-blamed
+	}
+	if err := <-edited; err != nil {
+		t.Fatal(err)
+	}
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if got, want := who(res.lines), "base=person:"+gittest.Rev(t, dir, "HEAD")[:7]+" agent=agent:edit"; got != want {
+		t.Errorf("blame during the edit:\n got %s\nwant %s", got, want)
+	}
 }
