@@ -362,6 +362,7 @@ func TestAttackBlameArguments(t *testing.T) {
 		{[]string{"blame", "inside.txt"}, "inside.txt is a symlink"},
 		{[]string{"blame", ".git/config"}, "path refused"},
 		{[]string{"blame", "missing.txt"}, "does not exist in the working tree"},
+		{[]string{"blame", "missing.txt", "HEAD"}, "is not a file in"},
 		{[]string{"blame", "--session", "../../HEAD", "f.txt"}, "invalid session name"},
 		{[]string{"blame", "--session", "nope", "f.txt"}, "no such session \"nope\""},
 		{[]string{"blame", "f.txt", "--", "--output=" + filepath.Join(dir, "pwned")}, "unknown revision"},
