@@ -57,7 +57,9 @@ func sessionJSON(tool, name, model string) string {
 	return "    \"" + gitai.SessionKey(tool, name) + "\": {\n      \"agent_id\": {\n        \"tool\": \"" + tool + "\",\n        \"id\": \"" + name + "\",\n        \"model\": \"" + model + "\"\n      }\n    }"
 }
 
-func key(tool, session, edit string) string { return gitai.SessionKey(tool, session) + "::t_" + edit[:14] }
+func key(tool, session, edit string) string {
+	return gitai.SessionKey(tool, session) + "::t_" + edit[:14]
+}
 
 // Issue 26: `git edit notes` writes the Git AI v3 note of a commit, of a
 // squash of three commits and of each commit of a rebased branch, with
