@@ -126,3 +126,31 @@ func TestOriginFromCallFlagAndEnv(t *testing.T) {
 		t.Fatal("a refused call changed something")
 	}
 }
+
+// Issue 26: `record --hook-input` takes the model from the hook's input
+// (Codex's hooks send a top-level "model"); --model wins over it; a model
+// that cannot be a trailer is left out and the change still recorded.
+func TestOriginFromHookInput(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+	f := notesFixture{t, dir}
+	for i, tc := range []struct {
+		model string
+		flags []string
+		want  string
+	}{
+		{"gpt-5-codex", nil, "gpt-5-codex|\n"},
+		{"gpt-5-codex", []string{"--model", "flag-model", "--agent", "codex 0.50"}, "flag-model|codex 0.50\n"},
+		{"bad\u0001model", nil, "|\n"},
+	} {
+		f.write("a.txt", strings.Repeat("x\n", i+1))
+		in, _ := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "model": tc.model, "tool_name": "shell", "tool_input": map[string]any{"command": "echo x >> a.txt"}})
+		r := gitEdit(t, dir, string(in), nil, append([]string{"record", "--session", "h", "--hook-input"}, tc.flags...)...)
+		if r.code != 0 {
+			t.Fatalf("record: %d %s", r.code, r.stderr)
+		}
+		got := gittest.Git(t, dir, "log", "-1", "--format=%s%n%(trailers:key=Edit-Model,valueonly,separator=)|%(trailers:key=Edit-Agent,valueonly,separator=)", "refs/edits/h")
+		if want := "echo x >> a.txt\n" + tc.want; got != want {
+			t.Fatalf("case %d: %q, want %q", i, got, want)
+		}
+	}
+}

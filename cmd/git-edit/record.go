@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -84,6 +85,7 @@ func recordCommand() *cli.Command {
 func runRecord(ctx context.Context, o recordOptions) error {
 	if o.HookInput {
 		o.Stdout = o.Stderr
+		o.Origin, o.Stdin = hookOrigin(o.Origin, o.Stdin)
 	}
 	msg := o.Message
 	if o.HookInput && msg == "" {
@@ -264,4 +266,25 @@ func hookCommandText(r io.Reader) (hookCommandIn, error) {
 		return hookCommandIn{text: argv[2], args: argv}, nil
 	}
 	return hookCommandIn{text: strings.Join(argv, " "), args: argv}, nil
+}
+
+// hookOrigin completes origin with the model a hook's input names (its
+// top-level "model", which Codex's hooks send; Claude Code's do not), when
+// --model or GIT_EDIT_MODEL did not give one. It returns a reader of the
+// same input for the message. A model that cannot be one trailer is left
+// out: the change matters more than who made it.
+func hookOrigin(origin session.Origin, stdin io.Reader) (session.Origin, io.Reader) {
+	data, err := io.ReadAll(io.LimitReader(stdin, ops.MaxArgsBytes))
+	if err != nil {
+		return origin, io.MultiReader(bytes.NewReader(data), stdin)
+	}
+	var in struct {
+		Model string `json:"model"`
+	}
+	if origin.Model == "" && json.Unmarshal(data, &in) == nil && in.Model != "" {
+		if session.ValidateOrigin(session.Origin{Model: in.Model}) == nil {
+			origin.Model = in.Model
+		}
+	}
+	return origin, bytes.NewReader(data)
 }
