@@ -56,6 +56,9 @@ func TestBlameFormatAgentTrace(t *testing.T) {
 	if c := recs[1].Files[0].Conversations; len(c) != 1 || c[0].Contributor.Type != "human" {
 		t.Fatalf("c2's conversations: %+v", c)
 	}
+	if r := gitEdit(t, dir, "", nil, "blame", "--format=agent-trace", "--stat"); r.code == 0 || !strings.Contains(r.stderr, "no --stat") {
+		t.Fatalf("--stat with agent-trace: %d %s", r.code, r.stderr)
+	}
 	r = gitEdit(t, dir, "", nil, "blame", "--format=trace")
 	if r.code == 0 || !strings.Contains(r.stderr, "agent-trace") {
 		t.Fatalf("bad format: %d %s", r.code, r.stderr)

@@ -48,6 +48,8 @@ func blameCommand() *cli.Command {
 			}
 			args := c.Args().Slice()
 			switch f := c.String("format"); {
+			case f == "agent-trace" && (o.Stat || o.JSON || len(o.Sessions) > 0):
+				return errors.New("blame --format=agent-trace prints every session's and the person's lines of a commit or range as JSON records; it takes no --stat, --json or --session")
 			case f == "agent-trace" && len(args) > 1:
 				return fmt.Errorf("blame --format=agent-trace takes one REV or range A..B, not %d arguments", len(args))
 			case f == "agent-trace":

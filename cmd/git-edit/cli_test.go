@@ -308,7 +308,7 @@ func TestHelpDefaults(t *testing.T) {
 		"tools --tools":        "all",
 		"tools --format":       `"mcp"`,
 	}
-	for _, cmd := range []string{"call", "log", "show", "diff", "blame", "undo", "redo", "rollback", "record", "checkpoint", "sessions", "prune", "mcp"} {
+	for _, cmd := range []string{"call", "log", "show", "diff", "blame", "notes", "undo", "redo", "rollback", "record", "checkpoint", "sessions", "prune", "mcp"} {
 		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
 	}
 	// Every command that works on one session follows the one rule

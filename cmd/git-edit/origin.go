@@ -18,7 +18,7 @@ func originFlags() []cli.Flag {
 		&cli.StringFlag{Name: "model", EnvVars: []string{"GIT_EDIT_MODEL"},
 			Usage: "record the edits as made by model `ID` (such as claude-sonnet-4-5; trailer Edit-Model), so that blame, notes and Agent Trace records name it"},
 		&cli.StringFlag{Name: "agent", EnvVars: []string{"GIT_EDIT_AGENT"},
-			Usage: "record the edits as made by agent program `NAME` (\"<name> <version>\", such as \"claude-code 2.1.3\"; trailer Edit-Agent); for mcp, default: the client's name and version from initialize"},
+			Usage: "record the edits as made by agent program `NAME` (\"<name> <version>\", such as \"claude-code 2.1.3\"; trailer Edit-Agent); mcp, when not given, records the client's name and version from its initialize request"},
 	}
 }
 
