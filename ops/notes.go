@@ -18,8 +18,11 @@ type CommitNote struct {
 	// Note is the note's text (gitai.Note.Render); Agent is how many
 	// added lines it attributes to agents, Added how many the commit
 	// added in all.
-	Note          string
-	Agent, Added  int
+	Note         string
+	Agent, Added int
+	// Skipped names the files left out of the note: paths the standard
+	// cannot write (see gitai.Writable).
+	Skipped       []string
 	noteForCommit plumbing.Hash
 }
 
@@ -67,6 +70,10 @@ func (e *Engine) Notes(ctx context.Context, spec string) ([]CommitNote, error) {
 		newest := map[string]undo.LineOrigin{} // per session id, its newest line
 		cn := CommitNote{Commit: c.Commit.String(), noteForCommit: c.Commit}
 		for _, f := range c.Files {
+			if !gitai.Writable(f.Path) {
+				cn.Skipped = append(cn.Skipped, f.Path)
+				continue
+			}
 			byKey := map[string][]int{}
 			var keys []string
 			for _, l := range f.Lines {

@@ -24,7 +24,7 @@ func gitEdit(t *testing.T, dir, stdin string, env []string, args ...string) cliR
 	bin := binDir(t)
 	cmd := exec.Command("git", append([]string{"edit"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_EDIT_SESSION=", "GIT_EDIT_LOG=", "NO_COLOR=", "COLUMNS=", "PAGER=", "GIT_PAGER="), env...)
+	cmd.Env = append(append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_EDIT_SESSION=", "GIT_EDIT_MODEL=", "GIT_EDIT_AGENT=", "GIT_EDIT_LOG=", "NO_COLOR=", "COLUMNS=", "PAGER=", "GIT_PAGER="), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut

@@ -44,6 +44,11 @@ func runNotes(c *cli.Context, e *ops.Engine, spec string, dry bool, w io.Writer)
 	if err != nil {
 		return blameRefusal(err)
 	}
+	for _, n := range notes {
+		for _, p := range n.Skipped {
+			fmt.Fprintf(c.App.ErrWriter, "warning: %s: %s left out of the note: the Git AI standard cannot write a path holding a newline, or whitespace and a quote; rename it to attest it\n", n.Commit[:12], ops.QuotePath(p))
+		}
+	}
 	if dry {
 		for _, n := range notes {
 			if _, err := fmt.Fprintf(w, "commit %s\n%s", n.Commit, n.Note); err != nil {

@@ -183,6 +183,13 @@ func Contains(rs []Range, line int) bool {
 	return false
 }
 
+// Writable reports whether the attestation section can name path: the
+// standard quotes a path holding whitespace but has no escape, so a path
+// that holds whitespace and a quote, or a newline, cannot be read back.
+func Writable(path string) bool {
+	return path != "" && !strings.Contains(path, "\n") && !(needsQuoting(path) && strings.Contains(path, `"`))
+}
+
 // needsQuoting: the standard quotes a path holding whitespace.
 func needsQuoting(p string) bool { return strings.ContainsFunc(p, unicode.IsSpace) }
 
@@ -193,7 +200,7 @@ func needsQuoting(p string) bool { return strings.ContainsFunc(p, unicode.IsSpac
 func (n Note) Render() (string, error) {
 	var b strings.Builder
 	for _, f := range n.Files {
-		if strings.ContainsAny(f.Path, "\"\n") && needsQuoting(f.Path) {
+		if !Writable(f.Path) {
 			// The standard has no escape for a quote inside quotes, and
 			// a newline would end the line: such a path cannot be written.
 			return "", fmt.Errorf("%w: path %q cannot be written in an attestation section", ErrFormat, f.Path)
