@@ -41,6 +41,10 @@ func (e *Engine) Blame(ctx context.Context, arg, rev string, sessions []string) 
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	lines, err := undo.Blame(ctx, e.Repo, p.Rel, rev, sessions)
+	if err == nil && len(sessions) == 0 {
+		// Other tools' git-ai notes name the agents of person lines.
+		lines, err = undo.FromNotes(ctx, e.Repo, p.Rel, rev, lines)
+	}
 	return lines, e.timedOut("blame", err)
 }
 

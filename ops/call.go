@@ -279,6 +279,9 @@ func (e *Engine) run(ctx context.Context, t dialect.Tool, args []byte) Result {
 			return t.Refuse(err)
 		}
 	}
+	if err := session.ValidateOrigin(session.OriginOf(ctx)); err != nil {
+		return t.Refuse(err)
+	}
 	rec := &callRecord{}
 	res := t.Run(ctx, workspace{e: e, tool: t.Name, dry: dry, rec: rec}, args)
 	if !res.OK {

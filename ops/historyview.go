@@ -30,9 +30,13 @@ type LogEntry struct {
 	// checkpoint's name (Edit-Checkpoint).
 	Turn       string `json:"turn,omitempty"`
 	Checkpoint string `json:"checkpoint,omitempty"`
-	Subject    string `json:"subject"`
-	Added      int    `json:"added"`
-	Removed    int    `json:"removed"`
+	// Model and Agent are the model and agent program that made the
+	// change (Edit-Model, Edit-Agent), when the host said.
+	Model   string `json:"model,omitempty"`
+	Agent   string `json:"agent,omitempty"`
+	Subject string `json:"subject"`
+	Added   int    `json:"added"`
+	Removed int    `json:"removed"`
 	// Stats are Added and Removed path by path, in the order of Paths (for
 	// `--stat`; the JSON keeps the totals only).
 	Stats []PathStat `json:"-"`
@@ -275,7 +279,7 @@ func (e *Engine) NetChanges(paths []string) ([]FileDiff, error) {
 func describe(s *session.Session, c undo.Commit) (LogEntry, error) {
 	en := LogEntry{Commit: c.Hash.String(), Session: s.Name, Op: c.Meta.Op, Tool: c.Meta.Tool, Paths: c.Meta.Paths,
 		Time: LogTime{c.Time}, Subject: c.Subject, RollbackTo: c.Meta.RollbackTo,
-		Turn: c.Meta.Turn, Checkpoint: c.Meta.Checkpoint}
+		Turn: c.Meta.Turn, Checkpoint: c.Meta.Checkpoint, Model: c.Meta.Model, Agent: c.Meta.Agent}
 	if !c.Meta.Undoes.IsZero() {
 		en.Undoes = c.Meta.Undoes.String()
 	}

@@ -34,6 +34,7 @@ func blameCommand() *cli.Command {
 			&cli.StringFlag{Name: "color", Usage: "`WHEN` to colour: always, never or auto (on a terminal or in the pager); default from git config color.diff, else color.ui, else auto"},
 			&cli.BoolFlag{Name: "no-color", Usage: "never colour (--color=never)"},
 			&cli.BoolFlag{Name: "no-pager", Aliases: []string{"P"}, Usage: "print to stdout, never through the pager"},
+			blameFormatFlag(),
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -46,6 +47,21 @@ func blameCommand() *cli.Command {
 				return errors.New("--all and --session cannot be used together; --all considers every session, --session only those named")
 			}
 			args := c.Args().Slice()
+			switch f := c.String("format"); {
+			case f == "agent-trace" && (o.Stat || o.JSON || len(o.Sessions) > 0):
+				return errors.New("blame --format=agent-trace prints every session's and the person's lines of a commit or range as JSON records; it takes no --stat, --json or --session")
+			case f == "agent-trace" && len(args) > 1:
+				return fmt.Errorf("blame --format=agent-trace takes one REV or range A..B, not %d arguments", len(args))
+			case f == "agent-trace":
+				e, err := openHistory(c, pickNone)
+				if err != nil {
+					return err
+				}
+				defer e.Close()
+				return runAgentTrace(c, e, c.Args().First(), c.App.Writer)
+			case f != "":
+				return fmt.Errorf("blame --format: unknown format %q; the one format is agent-trace", f)
+			}
 			switch {
 			case o.Stat && len(args) > 1:
 				return fmt.Errorf("blame --stat takes one REV or range A..B, not %d arguments", len(args))

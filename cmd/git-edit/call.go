@@ -22,6 +22,8 @@ type callOptions struct {
 	Root, Session, Tool string
 	// Turn is recorded on the call's edit as Edit-Turn ("": none).
 	Turn string
+	// Origin is recorded on the call's edit as Edit-Model and Edit-Agent.
+	Origin session.Origin
 	// Overrides of git config, nil when not given.
 	UndoDepth   *int
 	MaxFileSize *int64
@@ -51,7 +53,7 @@ func callCommand() *cli.Command {
 			timeoutFlag(),
 			&cli.BoolFlag{Name: "verbose", Usage: "log each tool call's INFO lines to stderr (as GIT_EDIT_LOG=1 does)"},
 			turnFlag(),
-		}, callLogFlags()...),
+		}, append(originFlags(), callLogFlags()...)...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -93,6 +95,9 @@ func callCommand() *cli.Command {
 				o.RequireRead = &r
 			}
 			o.Timeout = timeoutOf(c)
+			if o.Origin, err = originOf(c); err != nil {
+				return err
+			}
 			return runCall(c.Context, o)
 		},
 	}
@@ -185,6 +190,12 @@ func runCall(ctx context.Context, o callOptions) error {
 			return fmt.Errorf("--turn: %w", err)
 		}
 		ctx = session.WithTurn(ctx, o.Turn)
+	}
+	if o.Origin != (session.Origin{}) {
+		if err := session.ValidateOrigin(o.Origin); err != nil {
+			return fmt.Errorf("--model/--agent: %w", err)
+		}
+		ctx = session.WithOrigin(ctx, o.Origin)
 	}
 	args, err := io.ReadAll(io.LimitReader(o.Stdin, ops.MaxArgsBytes+1))
 	if err != nil {

@@ -24,7 +24,7 @@ func gitEdit(t *testing.T, dir, stdin string, env []string, args ...string) cliR
 	bin := binDir(t)
 	cmd := exec.Command("git", append([]string{"edit"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_EDIT_SESSION=", "GIT_EDIT_LOG=", "NO_COLOR=", "COLUMNS=", "PAGER=", "GIT_PAGER="), env...)
+	cmd.Env = append(append(gittest.Env(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GIT_EDIT_SESSION=", "GIT_EDIT_MODEL=", "GIT_EDIT_AGENT=", "GIT_EDIT_LOG=", "NO_COLOR=", "COLUMNS=", "PAGER=", "GIT_PAGER="), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -308,7 +308,7 @@ func TestHelpDefaults(t *testing.T) {
 		"tools --tools":        "all",
 		"tools --format":       `"mcp"`,
 	}
-	for _, cmd := range []string{"call", "log", "show", "diff", "blame", "undo", "redo", "rollback", "record", "checkpoint", "sessions", "prune", "mcp"} {
+	for _, cmd := range []string{"call", "log", "show", "diff", "blame", "notes", "undo", "redo", "rollback", "record", "checkpoint", "sessions", "prune", "mcp"} {
 		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
 	}
 	// Every command that works on one session follows the one rule

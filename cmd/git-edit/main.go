@@ -89,6 +89,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			showCommand(),
 			diffCommand(),
 			blameCommand(),
+			notesCommand(),
 			undoCommand(false),
 			undoCommand(true),
 			rollbackCommand(),

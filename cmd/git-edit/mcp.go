@@ -71,9 +71,13 @@ func mcpCommand() *cli.Command {
 		Flags: append([]cli.Flag{rootFlag(), mcpSessionFlag(),
 			&cli.StringFlag{Name: "tools", Usage: "comma-separated `LIST` of tools to offer (default: all); see git-edit tools"},
 			timeoutFlag(),
-		}, logFlags()...),
+		}, append(originFlags(), logFlags()...)...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
+			origin, err := originOf(c)
+			if err != nil {
+				return err
+			}
 			session := newSessionName(time.Now())
 			// named: the person or host chose the session (--session or
 			// GIT_EDIT_SESSION), so another process may go on with it.
@@ -140,6 +144,7 @@ func mcpCommand() *cli.Command {
 				}
 				fmt.Fprintf(c.App.ErrWriter, "git-edit mcp: session %s (refs/edits/%s) in %s\n", session, session, e.Repo.Top)
 			}
+			s.origin = origin
 			// At shutdown, the conversion processes end with the server.
 			defer s.Close()
 			// Not mcp.StdioTransport: one malformed line would end it.
@@ -175,6 +180,9 @@ type mcpServer struct {
 	*mcp.Server
 	obs *ops.Observer
 	seq atomic.Int64
+	// origin is --model and --agent: the model and agent of every call's
+	// edit, unless the call's _meta names them (see withOrigin).
+	origin gesession.Origin
 	// calls runs one call at a time within the process (the repository's
 	// lock orders them against other processes), so concurrent requests
 	// never lose an edit.
@@ -298,7 +306,7 @@ func (s *mcpServer) call(ctx context.Context, name string, req *mcp.CallToolRequ
 		}
 		s.calls.Lock()
 		defer s.calls.Unlock()
-		return e.Call(withMetaTurn(ctx, req), name, args)
+		return e.Call(withOrigin(withMetaTurn(ctx, req), req, s.origin), name, args)
 	})
 	if err != nil {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}, IsError: true}, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,6 +31,8 @@ type recordOptions struct {
 	Before bool
 	// Turn is recorded on the record commit as Edit-Turn ("": none).
 	Turn string
+	// Origin is recorded on the record commit as Edit-Model and Edit-Agent.
+	Origin session.Origin
 	// All takes every change as the command's, even when nothing says
 	// they are (see ops.RecordScope).
 	All bool
@@ -43,20 +46,24 @@ func recordCommand() *cli.Command {
 		Name:      "record",
 		Usage:     "record, as one commit of the session, every change on disk it has not recorded (what a shell command or another tool changed): modified, new (untracked, not ignored) and deleted files",
 		ArgsUsage: "[PATH...]",
-		Flags: []cli.Flag{rootFlag(), sessionFlag(),
+		Flags: append([]cli.Flag{rootFlag(), sessionFlag(),
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit message, such as the shell command that ran: first line the subject, the rest the body (default: \"record: PATHS changed on disk\")"},
 			&cli.BoolFlag{Name: "before", Usage: "record the changes as yours, a sync commit that undo stops at, not the agent's: run it before an agent's shell command (a PreToolUse hook), so that the record after the command holds only what the command changed"},
 			turnFlag(),
 			&cli.BoolFlag{Name: "all", Usage: "record every change as the command's, even when nothing says it is (without PATHs, -m, --hook-input or a `record --before` before the command, a record of two or more changed paths is refused: your own unrecorded changes may be among them)"},
 			&cli.BoolFlag{Name: "hook-input", Usage: "read an agent host's hook input (JSON, as Claude Code's and Codex's PostToolUse hooks send it) on stdin, and take the message from its tool_input.command (the shell command that ran), or tool_name and tool_input.file_path"},
-		},
+		}, originFlags()...),
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
 			name, err := writerSession(c)
 			if err != nil {
 				return err
 			}
-			return runRecord(c.Context, recordOptions{
+			origin, err := originOf(c)
+			if err != nil {
+				return err
+			}
+			return runRecord(c.Context, recordOptions{Origin: origin,
 				Root: c.String("root"), Session: name, Paths: c.Args().Slice(),
 				Message: c.String("message"), HookInput: c.Bool("hook-input"), Before: c.Bool("before"), Turn: c.String("turn"), All: c.Bool("all"),
 				Stdin: c.App.Reader, Stdout: c.App.Writer, Stderr: c.App.ErrWriter,
@@ -78,6 +85,7 @@ func recordCommand() *cli.Command {
 func runRecord(ctx context.Context, o recordOptions) error {
 	if o.HookInput {
 		o.Stdout = o.Stderr
+		o.Origin, o.Stdin = hookOrigin(o.Origin, o.Stdin)
 	}
 	msg := o.Message
 	if o.HookInput && msg == "" {
@@ -92,6 +100,9 @@ func runRecord(ctx context.Context, o recordOptions) error {
 			return fmt.Errorf("--turn: %w", err)
 		}
 		ctx = session.WithTurn(ctx, o.Turn)
+	}
+	if o.Origin != (session.Origin{}) {
+		ctx = session.WithOrigin(ctx, o.Origin)
 	}
 	subject, body, _ := strings.Cut(strings.TrimSpace(strings.ReplaceAll(msg, "\r\n", "\n")), "\n")
 	op := session.OpRecord
@@ -255,4 +266,25 @@ func hookCommandText(r io.Reader) (hookCommandIn, error) {
 		return hookCommandIn{text: argv[2], args: argv}, nil
 	}
 	return hookCommandIn{text: strings.Join(argv, " "), args: argv}, nil
+}
+
+// hookOrigin completes origin with the model a hook's input names (its
+// top-level "model", which Codex's hooks send; Claude Code's do not), when
+// --model or GIT_EDIT_MODEL did not give one. It returns a reader of the
+// same input for the message. A model that cannot be one trailer is left
+// out: the change matters more than who made it.
+func hookOrigin(origin session.Origin, stdin io.Reader) (session.Origin, io.Reader) {
+	data, err := io.ReadAll(io.LimitReader(stdin, ops.MaxArgsBytes))
+	if err != nil {
+		return origin, io.MultiReader(bytes.NewReader(data), stdin)
+	}
+	var in struct {
+		Model string `json:"model"`
+	}
+	if origin.Model == "" && json.Unmarshal(data, &in) == nil && in.Model != "" {
+		if session.ValidateOrigin(session.Origin{Model: in.Model}) == nil {
+			origin.Model = in.Model
+		}
+	}
+	return origin, bytes.NewReader(data)
 }

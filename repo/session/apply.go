@@ -285,6 +285,10 @@ func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy Outsi
 	if IsChange(meta.Op) && meta.Turn == "" {
 		meta.Turn = TurnOf(ctx)
 	}
+	if IsChange(meta.Op) && meta.Model == "" && meta.Agent == "" {
+		o := OriginOf(ctx)
+		meta.Model, meta.Agent = o.Model, o.Agent
+	}
 	meta.RawBefore, meta.SparseBefore = nil, nil
 	for _, p := range touched {
 		if tx.rawBefore[p] {

@@ -397,7 +397,14 @@ func TestMetaRoundTrip(t *testing.T) {
 	m.Prev = map[string]plumbing.Hash{"with space.go": h1, "new\nline.go": h2}
 	m.Undoes = h2
 	m.Matched = []string{"indentation: a missing leading space on 3 lines", "similarity: line 4 differs\nin two words"}
+	m.Model, m.Agent = "claude-sonnet-4-5-20250929", "claude-code 2.1.3"
 	got, ok := session.ParseMeta(m.Message("subject"))
+	if got.Model != m.Model || got.Agent != m.Agent {
+		t.Fatalf("Edit-Model/Edit-Agent round trip: %q %q, want %q %q", got.Model, got.Agent, m.Model, m.Agent)
+	}
+	if msg := m.Message("subject"); !strings.Contains(msg, "\nEdit-Model: claude-sonnet-4-5-20250929\nEdit-Agent: claude-code 2.1.3\n") {
+		t.Fatalf("trailers:\n%s", msg)
+	}
 	if want := []string{m.Matched[0], "similarity: line 4 differs in two words"}; !slices.Equal(got.Matched, want) {
 		t.Fatalf("Edit-Match round trip: %q, want %q", got.Matched, want)
 	}

@@ -48,6 +48,8 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 //	Edit-Sparse-Before: docs/guide.md
 //	Edit-Stat: 3 1 src/main.go
 //	Edit-Turn: 7
+//	Edit-Model: claude-sonnet-4-5
+//	Edit-Agent: claude-code 2.1.3
 //	Edit-Checkpoint: before-refactor
 //	Edit-Match: indentation: a missing leading space on 3 lines
 //	Edit-Seq: 12 9
@@ -104,6 +106,11 @@ type Meta struct {
 	// it) the commit belongs to, as the agent's host named it
 	// (Edit-Turn); "" when none was given. Edits and records carry it.
 	Turn string
+	// Model is the model that made the change, as the host or agent
+	// named it (Edit-Model), and Agent the agent program that ran it,
+	// "<name> <version>" (Edit-Agent); "" when not given. Edits and
+	// records carry them (see WithOrigin).
+	Model, Agent string
 	// Checkpoint is a checkpoint commit's name (Edit-Checkpoint); "" for
 	// an unnamed checkpoint and for every other commit.
 	Checkpoint string
@@ -272,6 +279,12 @@ func (m Meta) MessageWithBody(subject, body string) string {
 	if m.Turn != "" {
 		fmt.Fprintf(&b, "Edit-Turn: %s\n", repo.OneLine(m.Turn))
 	}
+	if m.Model != "" {
+		fmt.Fprintf(&b, "Edit-Model: %s\n", repo.OneLine(m.Model))
+	}
+	if m.Agent != "" {
+		fmt.Fprintf(&b, "Edit-Agent: %s\n", repo.OneLine(m.Agent))
+	}
 	if m.Checkpoint != "" {
 		fmt.Fprintf(&b, "Edit-Checkpoint: %s\n", repo.OneLine(m.Checkpoint))
 	}
@@ -335,6 +348,10 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			m.SparseBefore = append(m.SparseBefore, unquotePath(val))
 		case "Edit-Turn":
 			m.Turn = val
+		case "Edit-Model":
+			m.Model = val
+		case "Edit-Agent":
+			m.Agent = val
 		case "Edit-Checkpoint":
 			m.Checkpoint = val
 		case "Edit-Match":
@@ -376,7 +393,7 @@ func parseSeq(val string) (seq, edits int, ok bool) {
 
 // size approximates the bytes m holds, for bounding caches of it.
 func (m Meta) size() int {
-	n := len(m.Op) + len(m.Tool) + len(m.Session) + len(m.RollbackTo) + len(m.Turn) + len(m.Checkpoint)
+	n := len(m.Op) + len(m.Tool) + len(m.Session) + len(m.RollbackTo) + len(m.Turn) + len(m.Model) + len(m.Agent) + len(m.Checkpoint)
 	for _, p := range m.Paths {
 		n += 2*len(p) + 64 // the path, its Prev and Stat entries, and the set
 	}

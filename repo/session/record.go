@@ -151,6 +151,8 @@ func (s *Session) record(ctx context.Context, paths []repo.Path, op, subject, bo
 		meta = Meta{Op: op, Session: s.Name, Paths: changed, Prev: prev, Raw: keep(raw, changed)}
 		if IsChange(op) {
 			meta.Turn = TurnOf(ctx)
+			o := OriginOf(ctx)
+			meta.Model, meta.Agent = o.Model, o.Agent
 		}
 		if meta.Stat, err = s.lineStats(changed, recorded, entries, tx.Files); err != nil {
 			return Recorded{}, err
