@@ -397,7 +397,11 @@ func TestMetaRoundTrip(t *testing.T) {
 	m.Prev = map[string]plumbing.Hash{"with space.go": h1, "new\nline.go": h2}
 	m.Undoes = h2
 	m.Matched = []string{"indentation: a missing leading space on 3 lines", "similarity: line 4 differs\nin two words"}
+	m.Rejects = []session.Rejected{{Path: "with space.go", Hunk: "@@ -3,2 +3,4 @@"}, {Path: "new\nline.go", Hunk: "@@ -0,0 +1 @@"}, {Path: "a @@ -1 +1 @@.go", Hunk: "@@ -7 +7,0 @@"}}
 	got, ok := session.ParseMeta(m.Message("subject"))
+	if !slices.Equal(got.Rejects, m.Rejects) {
+		t.Fatalf("Edit-Rejects round trip: %q, want %q", got.Rejects, m.Rejects)
+	}
 	if want := []string{m.Matched[0], "similarity: line 4 differs in two words"}; !slices.Equal(got.Matched, want) {
 		t.Fatalf("Edit-Match round trip: %q, want %q", got.Matched, want)
 	}
