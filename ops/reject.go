@@ -31,7 +31,7 @@ var (
 	ErrHunkChanged = errors.New("cannot reject")
 	// ErrNotReviewable: the path has no net change to review hunk by hunk
 	// (unchanged, created or deleted by the session, or not UTF-8 text).
-	ErrNotReviewable = errors.New("no hunks to review")
+	ErrNotReviewable = errors.New("nothing to reject")
 )
 
 // HunkPick names hunks of one path's net change by number (1-based, as

@@ -88,6 +88,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			logCommand(),
 			showCommand(),
 			diffCommand(),
+			reviewHunksCommand(),
 			rejectCommand(),
 			undoCommand(false),
 			undoCommand(true),
