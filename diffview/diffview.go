@@ -43,7 +43,7 @@ const maxContext = 1 << 29
 // when old and new are equal.
 func Unified(oldName, newName string, old, new []byte, context int) string {
 	header := "--- " + headerPath("a/", oldName) + "\n+++ " + headerPath("b/", newName) + "\n"
-	return render(header, old, new, context, maxMyersLines)
+	return render(header, old, new, context, maxMyersLines, false)
 }
 
 // A Side is one side of a change of one file: the file's path and content,
@@ -69,12 +69,24 @@ func FileChange(old, new Side, context int) string {
 	return Unified(oldName, newName, oldContent, newContent, context)
 }
 
+// FileChangeNumbered is FileChange with each hunk's header line followed
+// by its number in the file (HunkLabel: " hunk 1", " hunk 2"...), as
+// `git edit diff` prints it: the numbers `git edit reject --hunk` takes,
+// the same as the indexes of FileHunks plus one. git apply and patch
+// ignore text after a header's second "@@", so the diff still applies.
+func FileChangeNumbered(old, new Side, context int) string {
+	oldName, oldContent := sideOrNull(old)
+	newName, newContent := sideOrNull(new)
+	header := "--- " + headerPath("a/", oldName) + "\n+++ " + headerPath("b/", newName) + "\n"
+	return render(header, oldContent, newContent, context, maxMyersLines, true)
+}
+
 // Hunks is Unified without the two header lines: only the
 // "@@ -l,s +l,s @@" hunks, numbered by the lines of the full old and new
 // files. It is the snippet shown after an edit. Hunks returns "" when old
 // and new are equal.
 func Hunks(old, new []byte, context int) string {
-	return render("", old, new, context, maxMyersLines)
+	return render("", old, new, context, maxMyersLines, false)
 }
 
 // Stat counts the lines a diff of old to new adds and removes, as
@@ -98,13 +110,19 @@ func Stat(old, new []byte) (added, removed int) {
 // render writes header and the hunks turning old into new. Windows of more
 // than myersLimit lines never go to gotextdiff (see appendWindow); with a
 // myersLimit of 0 every window is shown as a single replacement.
-func render(header string, old, new []byte, context, myersLimit int) string {
+func render(header string, old, new []byte, context, myersLimit int, numbered bool) string {
 	if bytes.Equal(old, new) {
 		return ""
 	}
+	return write(header, plan(old, new, context, myersLimit), old, new, numbered)
+}
+
+// plan is the hunks of the diff of old to new: the one grouping that
+// render writes and FileHunks returns, so that the numbers `git edit diff`
+// prints name the hunks reject takes back.
+func plan(old, new []byte, context, myersLimit int) []hunk {
 	context = min(max(context, 0), maxContext)
-	hunks := planHunks(changeRuns(old, new, myersLimit), old, context)
-	return write(header, hunks, old, new)
+	return planHunks(changeRuns(old, new, myersLimit), old, context)
 }
 
 // sideOrNull returns s's path and content as Unified takes them: "" and no

@@ -306,7 +306,7 @@ func TestRoundTripRandom(t *testing.T) {
 				newName = ""
 			}
 			header := "--- " + headerPath("a/", oldName) + "\n+++ " + headerPath("b/", newName) + "\n"
-			patch := render(header, old, new, context, limit)
+			patch := render(header, old, new, context, limit, false)
 			if !checkPatch(t, old, new, patch, context, true) {
 				t.Fatalf("%s: old %q new %q context %d", name, old, new, context)
 			}
@@ -387,7 +387,7 @@ func FuzzHunks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, old, new []byte, context int) {
 		context %= 10 // larger contexts only slow the fuzzer down
 		checkPatch(t, old, new, Hunks(old, new, context), context, false)
-		checkPatch(t, old, new, render("", old, new, context, 0), context, false)
+		checkPatch(t, old, new, render("", old, new, context, 0, false), context, false)
 	})
 }
 

@@ -106,10 +106,10 @@ func headLines(r run, old []byte, n int) run {
 
 // write renders header and hunks in one exactly sized allocation, so that
 // a large diff costs its output size once rather than through regrowth.
-func write(header string, hunks []hunk, old, new []byte) string {
+func write(header string, hunks []hunk, old, new []byte, numbered bool) string {
 	size := len(header)
 	for _, h := range hunks {
-		size += len("@@ -, +, @@\n") + 4*20 // four numbers of at most 20 digits
+		size += len("@@ -, +, @@ hunk \n") + 5*20 // five numbers of at most 20 digits
 		for _, r := range h.body {
 			text := r.text(old, new)
 			size += len(text) + r.lines // one sign per line
@@ -122,12 +122,16 @@ func write(header string, hunks []hunk, old, new []byte) string {
 	var b strings.Builder
 	b.Grow(size)
 	b.WriteString(header)
-	for _, h := range hunks {
+	for i, h := range hunks {
 		b.WriteString("@@ -")
 		writeRange(&b, h.oldStart, h.oldLines)
 		b.WriteString(" +")
 		writeRange(&b, h.newStart, h.newLines)
-		b.WriteString(" @@\n")
+		b.WriteString(" @@")
+		if numbered {
+			b.WriteString(HunkLabel(i + 1))
+		}
+		b.WriteByte('\n')
 		for _, r := range h.body {
 			writeLines(&b, r.sign, r.text(old, new))
 		}

@@ -78,6 +78,7 @@ var utf8Cases = []utf8Case{
 	{tool: "edit_redo", args: `{"path": "f«».txt"}`, field: `"path"`, noControl: true},
 	{tool: "edit_rollback", args: `{"to": "«»"}`, field: `"to"`, noControl: true},
 	{tool: "edit_checkpoint", args: `{"name": "cp«»"}`, field: `"name"`, good: pair},
+	{tool: "edit_reject", args: `{"path": "f«».txt", "hunks": [1]}`, field: `"path"`, noControl: true},
 }
 
 // TestAttackInvalidUTF8ArgumentsChangeNothing: in every string field of

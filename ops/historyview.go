@@ -64,6 +64,15 @@ type FileDiff struct {
 // Unified is the change as a unified diff (see the function Unified).
 func (c FileDiff) Unified() string { return Unified(c.Path, c.Before, c.After) }
 
+// Numbered is Unified with each hunk header followed by its number, " hunk
+// N" (diffview.FileChangeNumbered), as the session's net change is shown:
+// the numbers Reject takes.
+func (c FileDiff) Numbered() string {
+	return diffview.FileChangeNumbered(
+		diffview.Side{Path: c.Path, Content: shownText(c.Before.Content), Exists: c.Before.Exists},
+		diffview.Side{Path: c.Path, Content: shownText(c.After.Content), Exists: c.After.Exists}, dialect.SnippetContext)
+}
+
 // Stat is the lines the change adds and removes, as the log counts them.
 func (c FileDiff) Stat() PathStat {
 	a, r := lineStat(c.Before.Content, c.After.Content)
@@ -217,7 +226,8 @@ func (e *Engine) Show(name string, onlySession bool) (LogEntry, error) {
 }
 
 // NetDiff is the session's net change as one unified diff: each path
-// (of paths, if given) from before the session touched it to the tip.
+// (of paths, if given) from before the session touched it to the tip, its
+// hunks numbered (FileDiff.Numbered).
 func (e *Engine) NetDiff(paths []string) (string, error) {
 	changes, err := e.NetChanges(paths)
 	if err != nil {
@@ -225,7 +235,7 @@ func (e *Engine) NetDiff(paths []string) (string, error) {
 	}
 	var out strings.Builder
 	for _, c := range changes {
-		out.WriteString(c.Unified())
+		out.WriteString(c.Numbered())
 	}
 	return out.String(), nil
 }

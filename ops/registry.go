@@ -34,6 +34,7 @@ var registry = []dialect.Tool{
 	editRedoTool,
 	editRollbackTool,
 	editCheckpointTool,
+	editRejectTool,
 }
 
 // Registry returns every tool's registration, sorted by name.

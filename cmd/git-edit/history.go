@@ -194,12 +194,13 @@ func runShow(rv *review, e *ops.Engine, name string, asJSON bool) error {
 	for _, line := range strings.Split(strings.TrimRight(entry.Message, "\n"), "\n") {
 		fmt.Fprintf(w, "    %s\n", printable(line))
 	}
-	return writeChanges(rv, entry.Changes, "\n")
+	return writeChanges(rv, entry.Changes, "\n", ops.FileDiff.Unified)
 }
 
-// writeChanges writes changes as the patch, or with --stat or --name-only
-// as those; sep goes first when there is anything to write.
-func writeChanges(rv *review, changes []ops.FileDiff, sep string) error {
+// writeChanges writes changes as the patch (each path's as diff renders
+// it), or with --stat or --name-only as those; sep goes first when there
+// is anything to write.
+func writeChanges(rv *review, changes []ops.FileDiff, sep string, diff func(ops.FileDiff) string) error {
 	if len(changes) == 0 {
 		return nil
 	}
@@ -218,15 +219,15 @@ func writeChanges(rv *review, changes []ops.FileDiff, sep string) error {
 			fmt.Fprintln(w, ops.QuotePath(c.Path))
 		}
 	default:
-		var diff strings.Builder
+		var patch strings.Builder
 		for _, c := range changes {
-			diff.WriteString(c.Unified())
+			patch.WriteString(diff(c))
 		}
-		if diff.Len() == 0 {
+		if patch.Len() == 0 {
 			return nil
 		}
 		fmt.Fprint(w, sep)
-		_, err := io.WriteString(w, paintDiff(rv.paint, diff.String()))
+		_, err := io.WriteString(w, paintDiff(rv.paint, patch.String()))
 		return err
 	}
 	return nil
@@ -259,5 +260,6 @@ func runDiff(rv *review, e *ops.Engine, paths []string) error {
 	if err != nil {
 		return refused(err)
 	}
-	return writeChanges(rv, changes, "")
+	// The hunks are numbered: `git edit reject --hunk N` takes the numbers.
+	return writeChanges(rv, changes, "", ops.FileDiff.Numbered)
 }

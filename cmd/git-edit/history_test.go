@@ -357,9 +357,9 @@ func TestLogShowDiffSessionsPrune(t *testing.T) {
 		{args: []string{"log", "--session", "s", "-n", "1", "a.txt"}, out: "<id>  <age>  edit  text_editor.str_replace  +2 -1  a.txt\n"},
 		{args: []string{"log", "--all", "-n", "2"}, out: "-"},
 		{args: []string{"diff", "--session", "s"}, out: "" +
-			"--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n" +
-			"--- a/b.txt\n+++ b/b.txt\n@@ -1 +0,0 @@\n-b\n"},
-		{args: []string{"diff", "--session", "s", "b.txt"}, out: "--- a/b.txt\n+++ b/b.txt\n@@ -1 +0,0 @@\n-b\n"},
+			"--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@ hunk 1\n one\n-two\n+TWO\n+three\n" +
+			"--- a/b.txt\n+++ b/b.txt\n@@ -1 +0,0 @@ hunk 1\n-b\n"},
+		{args: []string{"diff", "--session", "s", "b.txt"}, out: "--- a/b.txt\n+++ b/b.txt\n@@ -1 +0,0 @@ hunk 1\n-b\n"},
 		{args: []string{"show", "--session", "s", "s~3"}, out: "" +
 			"commit <id>\nSession: s\nDate:   DATE\n\n    text_editor.str_replace: a.txt\n    \n    Edit-Op: edit\n    Edit-Tool: text_editor.str_replace\n    Edit-Session: s\n    Edit-Path: a.txt\n    Edit-Stat: 2 1 a.txt\n    Edit-Seq: 0 1\n\n" +
 			"--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n"},

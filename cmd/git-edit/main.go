@@ -90,6 +90,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			diffCommand(),
 			blameCommand(),
 			notesCommand(),
+			reviewHunksCommand(),
+			rejectCommand(),
 			undoCommand(false),
 			undoCommand(true),
 			rollbackCommand(),

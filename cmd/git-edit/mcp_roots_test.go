@@ -232,6 +232,7 @@ func TestMCPToolAnnotations(t *testing.T) {
 		"edit_redo":       {"Redo an undo", false, true, false},
 		"edit_rollback":   {"Roll the session back", false, true, false},
 		"edit_checkpoint": {"Checkpoint the session", false, false, false},
+		"edit_reject":     {"Reject hunks of the session's change", false, true, false},
 	}
 	if len(res.Tools) != len(want) {
 		t.Fatalf("%d tools", len(res.Tools))

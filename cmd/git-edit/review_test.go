@@ -192,6 +192,37 @@ func gitDiffLines(out string) string {
 	return strings.Join(keep, "")
 }
 
+// numberHunks is git's diff output with each hunk header labelled as
+// `git edit diff` labels it, " hunk N" per file after the closing "@@",
+// coloured as git colours text there (its function context): plain, then
+// a reset.
+func numberHunks(diff string) string {
+	header := regexp.MustCompile(`^((?:\x1b\[36m)?@@ -[0-9,]+ \+[0-9,]+ @@(\x1b\[m)?)(.*)$`)
+	var b strings.Builder
+	n := 0
+	for _, line := range strings.SplitAfter(diff, "\n") {
+		body, nl := strings.CutSuffix(line, "\n")
+		if strings.Contains(body, "+++ ") && !strings.Contains(body, "@@") {
+			n = 0
+		}
+		m := header.FindStringSubmatch(body)
+		if m == nil {
+			b.WriteString(line)
+			continue
+		}
+		n++
+		label := fmt.Sprintf(" hunk %d", n)
+		if m[2] != "" {
+			label += "\x1b[m"
+		}
+		b.WriteString(m[1] + label + m[3])
+		if nl {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
 var reviewBefore = map[string]string{
 	"code.c":   "int main() {\n\ta();\n\tb();\n\tc();\n\td();\n\te();\n\n\tf();\n}\n",
 	"crlf.txt": "one\r\ntwo\r\nthree\r\n",
@@ -211,8 +242,8 @@ var reviewAfter = map[string]string{
 // color.ui; never on a pipe otherwise.
 func TestDiffColouredAsGit(t *testing.T) {
 	dir, base := sessionOfFiles(t, reviewBefore, reviewAfter)
-	gitColoured := gitDiffLines(gittest.Git(t, dir, "diff", "--color=always", base, "refs/edits/s"))
-	plain := gitDiffLines(gittest.Git(t, dir, "diff", "--color=never", base, "refs/edits/s"))
+	gitColoured := numberHunks(gitDiffLines(gittest.Git(t, dir, "diff", "--color=always", base, "refs/edits/s")))
+	plain := numberHunks(gitDiffLines(gittest.Git(t, dir, "diff", "--color=never", base, "refs/edits/s")))
 	if !strings.Contains(gitColoured, "\x1b[41m") || !strings.Contains(gitColoured, "\x1b[31m") {
 		t.Fatalf("the fixture does not exercise git's colours:\n%q", gitColoured)
 	}

@@ -398,12 +398,16 @@ func TestMetaRoundTrip(t *testing.T) {
 	m.Undoes = h2
 	m.Matched = []string{"indentation: a missing leading space on 3 lines", "similarity: line 4 differs\nin two words"}
 	m.Model, m.Agent = "claude-sonnet-4-5-20250929", "claude-code 2.1.3"
+	m.Rejects = []session.Rejected{{Path: "with space.go", Hunk: "@@ -3,2 +3,4 @@"}, {Path: "new\nline.go", Hunk: "@@ -0,0 +1 @@"}, {Path: "a @@ -1 +1 @@.go", Hunk: "@@ -7 +7,0 @@"}}
 	got, ok := session.ParseMeta(m.Message("subject"))
 	if got.Model != m.Model || got.Agent != m.Agent {
 		t.Fatalf("Edit-Model/Edit-Agent round trip: %q %q, want %q %q", got.Model, got.Agent, m.Model, m.Agent)
 	}
 	if msg := m.Message("subject"); !strings.Contains(msg, "\nEdit-Model: claude-sonnet-4-5-20250929\nEdit-Agent: claude-code 2.1.3\n") {
 		t.Fatalf("trailers:\n%s", msg)
+	}
+	if !slices.Equal(got.Rejects, m.Rejects) {
+		t.Fatalf("Edit-Rejects round trip: %q, want %q", got.Rejects, m.Rejects)
 	}
 	if want := []string{m.Matched[0], "similarity: line 4 differs in two words"}; !slices.Equal(got.Matched, want) {
 		t.Fatalf("Edit-Match round trip: %q, want %q", got.Matched, want)

@@ -26,12 +26,23 @@ const (
 	// overlaps and the history index pass it by as they pass a commit of
 	// no path; rollback --to returns to it.
 	OpCheckpoint = "checkpoint"
+	// OpReject takes chosen hunks of the session's net change back out
+	// of the files (`git edit reject`, `git edit review`), naming each in
+	// an Edit-Rejects trailer: a change like an edit, which undo reverts.
+	OpReject = "reject"
 )
 
 // IsChange reports whether op is a change the session made (an edit, or
 // changes it recorded as its own): what undo reverts and undo depth
 // counts.
-func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
+func IsChange(op string) bool { return op == OpEdit || op == OpRecord || op == OpReject }
+
+// Rejected is one hunk a reject took back (Edit-Rejects: <path> <hunk
+// header>): the path and the hunk's "@@ -l,s +l,s @@" header in the
+// session's net change it was taken from.
+type Rejected struct {
+	Path, Hunk string
+}
 
 // Meta is what a session commit says about itself, in trailers at the end of
 // its message:
@@ -53,6 +64,7 @@ func IsChange(op string) bool { return op == OpEdit || op == OpRecord }
 //	Edit-Checkpoint: before-refactor
 //	Edit-Match: indentation: a missing leading space on 3 lines
 //	Edit-Seq: 12 9
+//	Edit-Rejects: src/main.go @@ -3,2 +3,4 @@
 //
 // Edit-Path names every path the commit changed. Edit-Prev names, per path,
 // the previous commit of the session that changed it (absent on a session's
@@ -125,6 +137,9 @@ type Meta struct {
 	// it forgave (Edit-Match: "indentation: a missing leading space on 3
 	// lines"), so that `git log` shows what git-edit forgave the agent.
 	Matched []string
+	// Rejects are the hunks a reject took back, one Edit-Rejects trailer
+	// each, in order.
+	Rejects []Rejected
 
 	// paths holds Paths as a set, for Touches, when ParseMeta read many
 	// (a record after a formatter names thousands, and callers ask of
@@ -291,6 +306,9 @@ func (m Meta) MessageWithBody(subject, body string) string {
 	for _, how := range m.Matched {
 		fmt.Fprintf(&b, "Edit-Match: %s\n", repo.OneLine(how))
 	}
+	for _, r := range m.Rejects {
+		fmt.Fprintf(&b, "Edit-Rejects: %s %s\n", quotePath(r.Path), repo.OneLine(r.Hunk))
+	}
 	if m.Counted {
 		fmt.Fprintf(&b, "Edit-Seq: %d %d\n", m.Seq, m.Edits)
 	}
@@ -356,6 +374,12 @@ func ParseMeta(message string) (m Meta, ok bool) {
 			m.Checkpoint = val
 		case "Edit-Match":
 			m.Matched = append(m.Matched, val)
+		case "Edit-Rejects":
+			// The header starts at the last " @@ -": a quoted path holds
+			// no newline, and a header no second "@@ -".
+			if i := strings.LastIndex(val, " @@ -"); i > 0 {
+				m.Rejects = append(m.Rejects, Rejected{Path: unquotePath(val[:i]), Hunk: val[i+1:]})
+			}
 		case "Edit-Seq":
 			m.Seq, m.Edits, m.Counted = parseSeq(val)
 		case "Edit-Stat":
@@ -399,6 +423,9 @@ func (m Meta) size() int {
 	}
 	for _, how := range m.Matched {
 		n += len(how) + 16
+	}
+	for _, r := range m.Rejects {
+		n += len(r.Path) + len(r.Hunk) + 32
 	}
 	return n + 64*(len(m.AlsoUndoes)+len(m.Raw)+len(m.RawBefore)+len(m.SparseBefore))
 }
