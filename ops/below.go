@@ -33,3 +33,12 @@ func LineStat(old, new []byte) (added, removed int) { return diffview.Stat(old, 
 // list of names: C-quoted when it holds a control byte, '"' or '\\'
 // (diffview.QuotePath).
 func QuotePath(path string) string { return diffview.QuotePath(path) }
+
+// Hunk is one hunk of a net change, as ReviewHunks gives it
+// (diffview.Hunk).
+type Hunk = diffview.Hunk
+
+// SplitHunk splits h into smaller hunks where unchanged lines separate
+// its changes, as `git add -p` splits one (diffview.Split); a hunk that
+// cannot be split is returned alone.
+func SplitHunk(h Hunk) []Hunk { return diffview.Split(h) }

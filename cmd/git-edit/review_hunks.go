@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/git-edit/git-edit/diffview"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/urfave/cli/v2"
 )
@@ -51,7 +50,7 @@ type reviewItem struct {
 	path   string
 	header string // the file's "--- a/…\n+++ b/…" lines
 	label  string // "hunk 2", "hunk 2 part 1"
-	hunk   diffview.Hunk
+	hunk   ops.Hunk
 	reject bool
 }
 
@@ -92,7 +91,7 @@ func runReviewHunks(c *cli.Context, rv *review, e *ops.Engine, in *bufio.Reader,
 			shownHeader = it.path
 		}
 		io.WriteString(w, paintDiff(p, it.hunk.String()))
-		parts := diffview.Split(it.hunk)
+		parts := ops.SplitHunk(it.hunk)
 		choices := "y,n,q,?"
 		if len(parts) > 1 {
 			choices = "y,n,s,q,?"

@@ -339,7 +339,7 @@ func TestPagerOnATerminal(t *testing.T) {
 		return p
 	}
 	gitP, coreP, envP := script("git-pager"), script("core-pager"), script("pager")
-	coloured := "\x1b[1m--- a/a.txt\x1b[m\n\x1b[1m+++ b/a.txt\x1b[m\n\x1b[36m@@ -1 +1 @@\x1b[m\n\x1b[31m-a\x1b[m\n\x1b[32m+\x1b[m\x1b[32mb\x1b[m\n"
+	coloured := "\x1b[1m--- a/a.txt\x1b[m\n\x1b[1m+++ b/a.txt\x1b[m\n\x1b[36m@@ -1 +1 @@\x1b[m hunk 1\x1b[m\n\x1b[31m-a\x1b[m\n\x1b[32m+\x1b[m\x1b[32mb\x1b[m\n"
 	for _, tc := range []struct {
 		name   string
 		config string // core.pager
@@ -353,7 +353,7 @@ func TestPagerOnATerminal(t *testing.T) {
 		{"PAGER", "", []string{"PAGER=" + envP, "LESS=R"}, []string{"diff"}, "pager", "pager LESS=R LV=-c\n" + coloured},
 		{"--no-pager", coreP, nil, []string{"diff", "--no-pager"}, "", coloured},
 		{"-P", coreP, nil, []string{"diff", "-P"}, "", coloured},
-		{"cat", "cat", nil, []string{"diff", "--color=never"}, "", "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"},
+		{"cat", "cat", nil, []string{"diff", "--color=never"}, "", "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@ hunk 1\n-a\n+b\n"},
 		{"log", "", []string{"GIT_PAGER=" + gitP}, []string{"log", "--color=never"}, "git-pager", "-"},
 		{"show", "", []string{"GIT_PAGER=" + gitP}, []string{"show", "--stat", "--color=never", "tip"}, "git-pager", "-"},
 	} {
