@@ -41,12 +41,7 @@ func (f *fileLines) placeByLadder(op FileOp, hi int, h Hunk, lines []Line, curso
 	}
 	// A patch's lines are whole lines: a place that begins inside a line
 	// (Exact and Escapes find text anywhere) is not one.
-	var whole []int // indexes into m.Places
-	for i, p := range m.Places {
-		if p.StartsALine([]byte(region)) {
-			whole = append(whole, i)
-		}
-	}
+	whole := m.LinePlaces([]byte(region))
 	if len(whole) == 0 {
 		return nil, nil
 	}

@@ -40,12 +40,7 @@ func (f *file) matchLater(S, R []string) (Planned, bool, error) {
 	}
 	// SEARCH is whole lines: a place that begins inside a line (Exact and
 	// Escapes find text anywhere) is not one.
-	var whole []int // indexes into m.Places
-	for i, p := range m.Places {
-		if p.StartsALine(f.b) {
-			whole = append(whole, i)
-		}
-	}
+	whole := m.LinePlaces(f.b)
 	if len(whole) == 0 {
 		return Planned{}, false, nil
 	}

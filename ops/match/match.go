@@ -125,6 +125,18 @@ func (p Place) StartsALine(content []byte) bool {
 	return p.Start == text.BOMLen(content) || p.Start > 0 && content[p.Start-1] == '\n'
 }
 
+// LinePlaces is the indexes into m.Places of the places that start a line
+// of content (Place.StartsALine), for callers that replace whole lines.
+func (m *Match) LinePlaces(content []byte) []int {
+	var whole []int
+	for i, p := range m.Places {
+		if p.StartsALine(content) {
+			whole = append(whole, i)
+		}
+	}
+	return whole
+}
+
 // MaxPlaces caps the places a Match holds: a one-byte needle in a 10 MB
 // file of that byte matches ten million times, and a caller refusing an
 // ambiguous match needs the count and the first lines, not every place.
