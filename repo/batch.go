@@ -269,7 +269,7 @@ func (r *Repo) writeKeptPack(dir string, order []plumbing.Hash, objs map[plumbin
 	for _, h := range order {
 		o := objs[h]
 		entry.Reset()
-		entry.Write(packObjectHeader(o.t, len(o.content)))
+		entry.Write(PackObjectHeader(o.t, len(o.content)))
 		zw.Reset(&entry)
 		if _, err := zw.Write(o.content); err != nil {
 			packTmp.Close()
@@ -326,9 +326,9 @@ func writeKeep(name string) error {
 	return nil
 }
 
-// packObjectHeader is a pack entry's header: the type in bits 4-6 of the
+// PackObjectHeader is a pack entry's header: the type in bits 4-6 of the
 // first byte, the size in 4 bits then 7 bits per byte, little end first.
-func packObjectHeader(t plumbing.ObjectType, size int) []byte {
+func PackObjectHeader(t plumbing.ObjectType, size int) []byte {
 	b := []byte{byte(t)<<4 | byte(size&0x0f)}
 	size >>= 4
 	for size > 0 {

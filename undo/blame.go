@@ -122,6 +122,35 @@ func pickSessions(r *repo.Repo, names []string) ([]*session.Session, error) {
 	return out, nil
 }
 
+// resolveSpan reads spec as BlameStat and AttributeCommits take it: A..B
+// (either side empty: HEAD, as git reads it) gives from = A and to = B with
+// isRange set; REV ("" is HEAD) gives to = REV and from zero. A symmetric
+// difference (A...B) is refused with ErrUnknownRev.
+func resolveSpan(ctx context.Context, q *quarantine, spec string) (from, to plumbing.Hash, isRange bool, err error) {
+	if strings.Contains(spec, "...") {
+		return from, to, false, fmt.Errorf("%w %q: a symmetric difference (A...B) is not a range of commits; give REV or A..B", ErrUnknownRev, spec)
+	}
+	a, b, isRange := strings.Cut(spec, "..")
+	if !isRange {
+		if spec == "" {
+			spec = "HEAD"
+		}
+		to, err = resolveRev(ctx, q, spec)
+		return from, to, false, err
+	}
+	if a == "" {
+		a = "HEAD"
+	}
+	if b == "" {
+		b = "HEAD"
+	}
+	if from, err = resolveRev(ctx, q, a); err != nil {
+		return from, to, true, err
+	}
+	to, err = resolveRev(ctx, q, b)
+	return from, to, true, err
+}
+
 // resolveRev is the commit rev names, as git names it; a rev that git
 // could take for an option is refused before git sees it.
 func resolveRev(ctx context.Context, q *quarantine, rev string) (plumbing.Hash, error) {

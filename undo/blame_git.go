@@ -135,7 +135,7 @@ func (q *quarantine) writePack(s *objset) error {
 	for _, h := range s.order {
 		o := s.objs[h]
 		entry.Reset()
-		entry.Write(packHeader(o.t, len(o.content)))
+		entry.Write(repo.PackObjectHeader(o.t, len(o.content)))
 		zw.Reset(&entry)
 		zw.Write(o.content)
 		if err := zw.Close(); err != nil {
@@ -170,26 +170,11 @@ func (q *quarantine) writePack(s *objset) error {
 	return nil
 }
 
-// packHeader is a pack entry's header: the type in bits 4-6 of the first
-// byte, the size in 4 bits then 7 bits per byte, little end first.
-func packHeader(t plumbing.ObjectType, size int) []byte {
-	b := []byte{byte(t)<<4 | byte(size&0x0f)}
-	size >>= 4
-	for size > 0 {
-		b[len(b)-1] |= 0x80
-		b = append(b, byte(size&0x7f))
-		size >>= 7
-	}
-	return b
-}
-
 // git runs git on the repository with the quarantine as its object
 // directory and the repository's objects as the alternate: every object
 // git might write goes to the quarantine, and no optional lock is taken
 // (a blame must not refresh the person's index).
 func (q *quarantine) git(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = q.r.Top
 	env := make([]string, 0, len(os.Environ())+6)
 	for _, kv := range os.Environ() {
 		// The repository's own object directories are named below; one
@@ -203,9 +188,19 @@ func (q *quarantine) git(ctx context.Context, stdin []byte, args ...string) ([]b
 	if v, ok := os.LookupEnv("GIT_ALTERNATE_OBJECT_DIRECTORIES"); ok && v != "" {
 		alts += string(filepath.ListSeparator) + v
 	}
-	cmd.Env = append(env, "GIT_DIR="+q.r.GitDir, "GIT_WORK_TREE="+q.r.Top,
+	env = append(env, "GIT_DIR="+q.r.GitDir, "GIT_WORK_TREE="+q.r.Top,
 		"GIT_OBJECT_DIRECTORY="+q.objs, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+alts,
 		"GIT_OPTIONAL_LOCKS=0", "GIT_NO_REPLACE_OBJECTS=1")
+	return runGit(ctx, q.r.Top, env, stdin, args[0], args...)
+}
+
+// runGit runs git with args in dir with the environment env, stdin (nil:
+// none) as its input, and returns what it printed. A failure is an error
+// naming the command as name, with git's last lines of complaint; when ctx
+// ended, it wraps ctx's error.
+func runGit(ctx context.Context, dir string, env []string, stdin []byte, name string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir, cmd.Env = dir, env
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -214,9 +209,9 @@ func (q *quarantine) git(ctx context.Context, stdin []byte, args ...string) ([]b
 	cmd.WaitDelay = time.Second
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
+			return nil, fmt.Errorf("git %s: %w", name, ctx.Err())
 		}
-		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(lastLines(errb.String(), 5)))
+		return nil, fmt.Errorf("git %s: %w: %s", name, err, strings.TrimSpace(lastLines(errb.String(), 5)))
 	}
 	return out.Bytes(), nil
 }

@@ -55,32 +55,15 @@ func BlameStat(ctx context.Context, r *repo.Repo, spec string, sessions []string
 	if _, err := pickSessions(r, sessions); err != nil {
 		return st, err // refused before any work
 	}
-	if strings.Contains(spec, "...") {
-		return st, fmt.Errorf("%w %q: a symmetric difference (A...B) is not a range of commits to count; give REV or A..B", ErrUnknownRev, spec)
+	fh, th, isRange, err := resolveSpan(ctx, q, spec)
+	if err != nil {
+		return st, err
 	}
+	st.To = th
 	from := ""
-	if a, b, isRange := strings.Cut(spec, ".."); isRange {
-		if a == "" {
-			a = "HEAD"
-		}
-		if b == "" {
-			b = "HEAD"
-		}
-		fh, err := resolveRev(ctx, q, a)
-		if err != nil {
-			return st, err
-		}
-		if st.To, err = resolveRev(ctx, q, b); err != nil {
-			return st, err
-		}
+	if isRange {
 		st.From, from = fh, fh.String()
 	} else {
-		if spec == "" {
-			spec = "HEAD"
-		}
-		if st.To, err = resolveRev(ctx, q, spec); err != nil {
-			return st, err
-		}
 		c, err := r.ReadCommit(st.To)
 		if err != nil {
 			return st, err

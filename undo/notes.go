@@ -1,7 +1,6 @@
 package undo
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -52,44 +51,23 @@ func AttributeCommits(ctx context.Context, r *repo.Repo, spec string, sessions [
 	if _, err := pickSessions(r, sessions); err != nil {
 		return nil, err
 	}
-	if strings.Contains(spec, "...") {
-		return nil, fmt.Errorf("%w %q: a symmetric difference (A...B) is not a range of commits; give REV or A..B", ErrUnknownRev, spec)
+	fh, th, isRange, err := resolveSpan(ctx, q, spec)
+	if err != nil {
+		return nil, err
 	}
-	var commits []plumbing.Hash
-	if a, b, isRange := strings.Cut(spec, ".."); isRange {
-		if a == "" {
-			a = "HEAD"
-		}
-		if b == "" {
-			b = "HEAD"
-		}
-		fh, err := resolveRev(ctx, q, a)
-		if err != nil {
-			return nil, err
-		}
-		th, err := resolveRev(ctx, q, b)
-		if err != nil {
-			return nil, err
-		}
+	commits := []plumbing.Hash{th}
+	if isRange {
 		out, err := q.git(ctx, nil, "rev-list", "--reverse", fh.String()+".."+th.String(), "--")
 		if err != nil {
 			return nil, err
 		}
+		commits = nil
 		for _, f := range strings.Fields(string(out)) {
 			if !plumbing.IsHash(f) {
 				return nil, fmt.Errorf("%w: git rev-list printed %q", errBlameFormat, f)
 			}
 			commits = append(commits, plumbing.NewHash(f))
 		}
-	} else {
-		if spec == "" {
-			spec = "HEAD"
-		}
-		h, err := resolveRev(ctx, q, spec)
-		if err != nil {
-			return nil, err
-		}
-		commits = []plumbing.Hash{h}
 	}
 	var res []CommitLines
 	for _, h := range commits {
@@ -132,22 +110,8 @@ func AttributeCommits(ctx context.Context, r *repo.Repo, spec string, sessions [
 // notesGit runs git on r's repository (not a quarantine: notes are
 // written to the repository's own objects and refs/notes/ai).
 func notesGit(ctx context.Context, r *repo.Repo, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.Top
-	cmd.Env = append(os.Environ(), "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.Top, "GIT_NOTES_REF=", "GIT_NOTES_DISPLAY_REF=")
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.WaitDelay = time.Second
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
-		}
-		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args[:min(len(args), 3)], " "), err, strings.TrimSpace(lastLines(errb.String(), 5)))
-	}
-	return out.Bytes(), nil
+	env := append(os.Environ(), "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.Top, "GIT_NOTES_REF=", "GIT_NOTES_DISPLAY_REF=")
+	return runGit(ctx, r.Top, env, stdin, strings.Join(args[:min(len(args), 3)], " "), args...)
 }
 
 // ReadNote is the note ref (such as refs/notes/ai) holds for commit;
