@@ -43,7 +43,7 @@ func (e *Engine) Blame(ctx context.Context, arg, rev string, sessions []string) 
 	lines, err := undo.Blame(ctx, e.Repo, p.Rel, rev, sessions)
 	if err == nil && len(sessions) == 0 {
 		// Other tools' git-ai notes name the agents of person lines.
-		lines, err = undo.FromNotes(ctx, e.Repo, p.Rel, rev, lines)
+		lines, err = undo.FromNotes(ctx, e.Repo, lines)
 	}
 	return lines, e.timedOut("blame", err)
 }

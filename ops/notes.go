@@ -127,16 +127,76 @@ func (e *Engine) Notes(ctx context.Context, spec string) ([]CommitNote, error) {
 	return out, nil
 }
 
-// WriteNotes attaches each note to its commit in refs/notes/ai, replacing
-// the note there, with git itself (see undo.WriteNote): the only write
-// git-edit makes outside refs/edits/.
-func (e *Engine) WriteNotes(ctx context.Context, notes []CommitNote) error {
+// NoteAction is what WriteNote did with one commit's note.
+type NoteAction int
+
+const (
+	// NoteAdded: the commit had no note in refs/notes/ai.
+	NoteAdded NoteAction = iota
+	// NoteReplaced: the note there was git-edit's own (see ownNote), or,
+	// forced, another tool's.
+	NoteReplaced
+	// NoteUnchanged: the note there is this one; nothing was written (no
+	// new commit of refs/notes/ai).
+	NoteUnchanged
+	// NoteKept: the note there is another tool's (or not a Git AI note);
+	// it was left as it is.
+	NoteKept
+)
+
+// WriteNote attaches n to its commit in refs/notes/ai with git itself
+// (see undo.WriteNote): the only write git-edit makes outside
+// refs/edits/. A note already there is replaced only when it is
+// git-edit's own earlier note, or when force is set; another tool's note
+// is kept (NoteKept) and nothing is written, and so is a note equal to
+// n (NoteUnchanged).
+func (e *Engine) WriteNote(ctx context.Context, n CommitNote, force bool) (NoteAction, error) {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
-	for _, n := range notes {
-		if err := undo.WriteNote(ctx, e.Repo, gitai.NotesRef, n.noteForCommit, n.Note); err != nil {
-			return e.timedOut("notes", err)
+	old, had, err := undo.ReadNote(ctx, e.Repo, gitai.NotesRef, n.noteForCommit)
+	if err != nil {
+		return NoteKept, e.timedOut("notes", err)
+	}
+	action := NoteAdded
+	switch {
+	case had && old == n.Note:
+		return NoteUnchanged, nil
+	case had && !force && !e.ownNote(old):
+		return NoteKept, nil
+	case had:
+		action = NoteReplaced
+	}
+	if err := undo.WriteNote(ctx, e.Repo, gitai.NotesRef, n.noteForCommit, n.Note); err != nil {
+		return NoteKept, e.timedOut("notes", err)
+	}
+	return action, nil
+}
+
+// ownNote reports whether text is a note git-edit wrote, so that writing
+// over it loses nothing another tool said: a Git AI v3 note with no
+// git_ai_version, prompts or humans, whose every session (in metadata and
+// in the attestations' keys) is a session of this repository keyed as
+// Notes keys it.
+func (e *Engine) ownNote(text string) bool {
+	n, err := gitai.Parse(text)
+	if err != nil || n.Meta.GitAIVersion != "" || len(n.Meta.Prompts) > 0 || len(n.Meta.Humans) > 0 {
+		return false
+	}
+	for key, rec := range n.Meta.Sessions {
+		if key != gitai.SessionKey(rec.AgentID.Tool, rec.AgentID.ID) || session.ValidateName(rec.AgentID.ID) != nil {
+			return false
+		}
+		if tip, err := e.Repo.ReadRef(session.RefName(rec.AgentID.ID)); err != nil || tip.IsZero() {
+			return false
 		}
 	}
-	return nil
+	for _, f := range n.Files {
+		for _, en := range f.Entries {
+			sid, _, _ := strings.Cut(en.Key, "::")
+			if _, ok := n.Meta.Sessions[sid]; !ok {
+				return false
+			}
+		}
+	}
+	return true
 }

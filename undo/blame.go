@@ -55,6 +55,12 @@ type LineOrigin struct {
 	// commit, the commit time for a session commit); zero when the line is
 	// not committed anywhere.
 	Time time.Time
+	// origLine and origPath are, for a person line from the HEAD history,
+	// its line number and the file's path in Commit (git blame's
+	// porcelain says them), where a git-ai note of Commit attests it
+	// (FromNotes).
+	origLine int
+	origPath string
 }
 
 // Blame attributes every line of path's content: the working file when
@@ -362,6 +368,7 @@ func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash,
 		case person != nil && !person[i].Commit.Hash.IsZero():
 			b := person[i].Commit
 			o.Commit, o.Author, o.Time = b.Hash, b.Author, b.Time
+			o.origLine, o.origPath = person[i].Orig, person[i].Path
 		case synced[i] != nil:
 			cl = synced[i]
 		}

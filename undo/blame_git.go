@@ -238,12 +238,19 @@ type blamed struct {
 	Author   string
 	Time     time.Time
 	Boundary bool
+	// Path is the file's path in the commit, for the lines that follow
+	// (porcelain names it again where a commit holds lines of several).
+	Path string
 }
 
 // blameLine is one line of git blame's porcelain output.
 type blameLine struct {
 	Commit *blamed
 	Text   string // the line's text, without its line ending
+	// Orig and Path are where the line is in Commit's version of the
+	// file: its 1-based number, and the file's path there.
+	Orig int
+	Path string
 }
 
 // errBlameFormat is porcelain output blame could not read.
@@ -259,7 +266,7 @@ func parsePorcelain(out []byte) ([]blameLine, error) {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
 	var cur *blamed
-	final := 0
+	final, orig := 0, 0
 	for sc.Scan() {
 		line := sc.Text()
 		if strings.HasPrefix(line, "\t") {
@@ -270,7 +277,7 @@ func parsePorcelain(out []byte) ([]blameLine, error) {
 			if final != len(lines)+1 {
 				return nil, fmt.Errorf("%w: line %d out of order", errBlameFormat, final)
 			}
-			lines = append(lines, blameLine{Commit: cur, Text: text})
+			lines = append(lines, blameLine{Commit: cur, Text: text, Orig: orig, Path: cur.Path})
 			cur = nil
 			continue
 		}
@@ -280,11 +287,12 @@ func parsePorcelain(out []byte) ([]blameLine, error) {
 				return nil, fmt.Errorf("%w: %q", errBlameFormat, line)
 			}
 			h := plumbing.NewHash(f[0])
-			n, err := strconv.Atoi(f[2])
-			if err != nil {
+			o, err1 := strconv.Atoi(f[1])
+			n, err2 := strconv.Atoi(f[2])
+			if err1 != nil || err2 != nil {
 				return nil, fmt.Errorf("%w: %q", errBlameFormat, line)
 			}
-			final = n
+			final, orig = n, o
 			if cur = commits[h]; cur == nil {
 				cur = &blamed{Hash: h}
 				commits[h] = cur
@@ -303,6 +311,8 @@ func parsePorcelain(out []byte) ([]blameLine, error) {
 			cur.Time = inZone(cur.Time, val)
 		case "boundary":
 			cur.Boundary = true
+		case "filename":
+			cur.Path = unquoteC(val)
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -17,10 +17,12 @@ func notesCommand() *cli.Command {
 			"each agent session wrote (the lines `git edit blame --stat` counts as the agents'), keyed s_<session>::t_<edit>, with the\n" +
 			"sessions' agent and model in its JSON metadata. Attribution comes from the content and the session refs, so the notes of\n" +
 			"commits a squash or a rebase made are rebuilt as right as the originals. It writes, with git notes, to refs/notes/ai only\n" +
-			"(replacing a note there): the one git-edit command that writes outside refs/edits/. --dry-run prints the notes instead.",
+			"(replacing git-edit's own earlier note; another tool's note is kept unless --force): the one git-edit command that writes\n" +
+			"outside refs/edits/. --dry-run prints the notes instead.",
 		ArgsUsage: "[REV|A..B]",
 		Flags: []cli.Flag{rootFlag(),
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print each commit's note (after a line \"commit <id>\") and write nothing"},
+			&cli.BoolFlag{Name: "force", Usage: "replace a note another tool wrote in refs/notes/ai (kept otherwise)"},
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -32,14 +34,15 @@ func notesCommand() *cli.Command {
 				return err
 			}
 			defer e.Close()
-			return runNotes(c, e, c.Args().First(), c.Bool("dry-run"), c.App.Writer)
+			return runNotes(c, e, c.Args().First(), c.Bool("dry-run"), c.Bool("force"), c.App.Writer)
 		},
 	}
 }
 
 // runNotes builds the notes and prints them (dry run) or writes them,
-// saying per commit what it wrote.
-func runNotes(c *cli.Context, e *ops.Engine, spec string, dry bool, w io.Writer) error {
+// saying per commit, as it goes, what it wrote: a failure part-way leaves
+// the lines of the notes written before it.
+func runNotes(c *cli.Context, e *ops.Engine, spec string, dry, force bool, w io.Writer) error {
 	notes, err := e.Notes(c.Context, spec)
 	if err != nil {
 		return blameRefusal(err)
@@ -57,14 +60,23 @@ func runNotes(c *cli.Context, e *ops.Engine, spec string, dry bool, w io.Writer)
 		}
 		return nil
 	}
-	if err := e.WriteNotes(c.Context, notes); err != nil {
-		if errors.Is(err, ops.ErrUnknownRev) {
-			return refused(err)
-		}
-		return err
-	}
 	for _, n := range notes {
-		fmt.Fprintf(w, "%s: note written to refs/notes/ai (%d of %d added lines by agents)\n", n.Commit[:12], n.Agent, n.Added)
+		action, err := e.WriteNote(c.Context, n, force)
+		if err != nil {
+			if errors.Is(err, ops.ErrUnknownRev) {
+				return refused(err)
+			}
+			return err
+		}
+		counts := fmt.Sprintf("%d of %d added lines by agents", n.Agent, n.Added)
+		switch action {
+		case ops.NoteAdded, ops.NoteReplaced:
+			fmt.Fprintf(w, "%s: note written to refs/notes/ai (%s)\n", n.Commit[:12], counts)
+		case ops.NoteUnchanged:
+			fmt.Fprintf(w, "%s: note in refs/notes/ai already up to date (%s)\n", n.Commit[:12], counts)
+		case ops.NoteKept:
+			fmt.Fprintf(c.App.ErrWriter, "warning: %s: refs/notes/ai holds another tool's note for this commit; kept it, nothing written. See it with `git notes --ref=ai show %s`; replace it with git-edit's with `git edit notes --force %s`\n", n.Commit[:12], n.Commit[:12], n.Commit[:12])
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,4 +66,38 @@ func TestBlameReadsOtherToolsNotes(t *testing.T) {
 	}
 	check("f.txt")
 	check("f.txt", "HEAD")
+}
+
+// Another tool's note is read for the working file as for HEAD when the
+// file has CRLF line endings or no final newline: git blame names the
+// note's commit and the line's number there in both cases.
+func TestBlameReadsNotesOfCRLFAndUnterminatedFiles(t *testing.T) {
+	for _, tc := range []struct{ name, content, line string }{
+		{"crlf", "a\r\nb\r\nc\r\n", "2"},
+		{"no final newline", "a\nb\nc", "3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": tc.content})
+			note := "f.txt\n  s_abc::t_def " + tc.line + "\n---\n" +
+				`{"schema_version":"authorship/3.0.0","base_commit_sha":"x","sessions":{"s_abc":{"agent_id":{"tool":"cursor","id":"abc","model":"m"}}},"humans":{}}`
+			gittest.Git(t, dir, "notes", "--ref=ai", "add", "-m", note, "HEAD")
+			atHead := gitEdit(t, dir, "", nil, "blame", "f.txt", "HEAD")
+			working := gitEdit(t, dir, "", nil, "blame", "f.txt")
+			if atHead.code != 0 || working.code != 0 {
+				t.Fatalf("blame: %d %s / %d %s", atHead.code, atHead.stderr, working.code, working.stderr)
+			}
+			var agentLines []string
+			for i, l := range strings.Split(strings.TrimSuffix(atHead.stdout, "\n"), "\n") {
+				if strings.Contains(l, "(agent abc cursor") {
+					agentLines = append(agentLines, strconv.Itoa(i+1))
+				}
+			}
+			if strings.Join(agentLines, ",") != tc.line {
+				t.Fatalf("blame at HEAD gives the note's agent lines %v, want %s:\n%s", agentLines, tc.line, atHead.stdout)
+			}
+			if working.stdout != atHead.stdout {
+				t.Errorf("blame of the unchanged working file differs from blame at HEAD:\nworking:\n%s\nHEAD:\n%s", working.stdout, atHead.stdout)
+			}
+		})
+	}
 }

@@ -151,3 +151,60 @@ func exec0(t *testing.T, dir string, args ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
+
+// A note another tool wrote in refs/notes/ai is kept: `git edit notes`
+// warns, naming the commit and how to replace it, and writes nothing;
+// --force replaces it. A note equal to git-edit's is left as it is (no new
+// commit of refs/notes/ai), and git-edit's own earlier note, now stale, is
+// replaced without --force.
+func TestNotesKeepAnotherToolsNote(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "a\n"})
+	f := notesFixture{t, dir}
+	f.write("f.txt", "a\nb\n")
+	c := f.commit("cursor wrote b")
+	theirs := "f.txt\n  s_abc::t_def 2\n---\n" +
+		`{"schema_version":"authorship/3.0.0","base_commit_sha":"` + c + `","sessions":{"s_abc":{"agent_id":{"tool":"cursor","id":"abc","model":"m"}}},"humans":{}}` + "\n"
+	gittest.Git(t, dir, "notes", "--ref=ai", "add", "-m", theirs, c)
+	notesLog := func() string { return gittest.Git(t, dir, "log", "--format=%H", "refs/notes/ai") }
+	before, beforeLog := gittest.Git(t, dir, "notes", "--ref=ai", "show", c), notesLog()
+
+	r := gitEdit(t, dir, "", nil, "notes", "HEAD")
+	wantWarn := "warning: " + c[:12] + ": refs/notes/ai holds another tool's note for this commit; kept it, nothing written. See it with `git notes --ref=ai show " + c[:12] + "`; replace it with git-edit's with `git edit notes --force " + c[:12] + "`\n"
+	if r.code != 0 || r.stdout != "" || r.stderr != wantWarn {
+		t.Fatalf("notes over another tool's note: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if after := gittest.Git(t, dir, "notes", "--ref=ai", "show", c); after != before || notesLog() != beforeLog {
+		t.Fatalf("another tool's note changed:\n%s\nwant:\n%s", after, before)
+	}
+
+	r = gitEdit(t, dir, "", nil, "notes", "--force", "HEAD")
+	if r.code != 0 || r.stdout != c[:12]+": note written to refs/notes/ai (0 of 1 added lines by agents)\n" {
+		t.Fatalf("notes --force: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if got, want := gittest.Git(t, dir, "notes", "--ref=ai", "show", c), wantNote(c, ""); got != want {
+		t.Fatalf("note after --force:\n%s\nwant:\n%s", got, want)
+	}
+
+	// Again: the note is already this one; refs/notes/ai does not move.
+	forcedLog := notesLog()
+	r = gitEdit(t, dir, "", nil, "notes", "HEAD")
+	if r.code != 0 || r.stdout != c[:12]+": note in refs/notes/ai already up to date (0 of 1 added lines by agents)\n" || notesLog() != forcedLog {
+		t.Fatalf("notes again: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	// git-edit's own note, stale (a session's range changed by hand), is
+	// replaced without --force.
+	e1 := f.edit("s1", "model-one", "claude-code 2.1", "f.txt", "b\\n", "b\\nx1\\nx2\\n")
+	c2 := f.commit("c2")
+	own := wantNote(c2, "f.txt\n  "+key("claude-code", "s1", e1)+" 3-4\n", sessionJSON("claude-code", "s1", "model-one"))
+	stale := strings.Replace(own, " 3-4\n", " 3\n", 1)
+	gittest.Git(t, dir, "notes", "--ref=ai", "add", "-m", stale, c2)
+	r = gitEdit(t, dir, "", nil, "notes", "HEAD")
+	if r.code != 0 || r.stdout != c2[:12]+": note written to refs/notes/ai (2 of 2 added lines by agents)\n" || r.stderr != "" {
+		t.Fatalf("notes over git-edit's stale note: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if got := gittest.Git(t, dir, "notes", "--ref=ai", "show", c2); got != own {
+		t.Fatalf("note:\n%s\nwant:\n%s", got, own)
+	}
+	gittest.Fsck(t, dir)
+}
