@@ -119,7 +119,7 @@ func (e *Engine) AgentTrace(ctx context.Context, spec, toolVersion string) ([]Tr
 					conv.Contributor.Type = "ai"
 					newest := lines[0]
 					for _, l := range lines {
-						if l.Time.After(newest.Time) {
+						if e.newerLine(l, newest) {
 							newest = l
 						}
 					}

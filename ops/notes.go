@@ -96,7 +96,7 @@ func (e *Engine) Notes(ctx context.Context, spec string) ([]CommitNote, error) {
 					keys = append(keys, key)
 				}
 				byKey[key] = append(byKey[key], l.Line)
-				if prev, ok := newest[sid]; !ok || l.Time.After(prev.Time) {
+				if prev, ok := newest[sid]; !ok || e.newerLine(l, prev) {
 					newest[sid] = l
 				}
 				n.Meta.Sessions[sid] = gitai.SessionRecord{AgentID: gitai.AgentID{Tool: tool, ID: l.Session}}
