@@ -13,13 +13,15 @@ import (
 )
 
 // Env is the environment git runs with in tests: no system or global config,
-// a fixed identity, so results do not depend on the machine.
+// a fixed identity, no prompting for credentials (a test talking to a
+// server fails instead of waiting), so results do not depend on the machine.
 func Env() []string {
 	return append(os.Environ(),
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_AUTHOR_NAME=Test Person", "GIT_AUTHOR_EMAIL=person@example.com",
 		"GIT_COMMITTER_NAME=Test Person", "GIT_COMMITTER_EMAIL=person@example.com",
+		"GIT_TERMINAL_PROMPT=0",
 		"LC_ALL=C",
 	)
 }
