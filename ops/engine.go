@@ -103,7 +103,7 @@ type Engine struct {
 // edit.maxFileSize, edit.requireRead). Errors wrap session.ErrBadName,
 // repo.ErrNotRepository or repo.ErrBadConfig.
 func Open(opts Options) (*Engine, error) {
-	if err := session.ValidateName(opts.Session); err != nil {
+	if err := session.ValidateReadName(opts.Session); err != nil {
 		return nil, err
 	}
 	dir, err := filepath.Abs(opts.Root)

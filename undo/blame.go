@@ -99,12 +99,21 @@ func Blame(ctx context.Context, r *repo.Repo, path, rev string, sessions []strin
 }
 
 // pickSessions is the sessions named (each must have a ref), or every
-// session with a ref when none is named.
+// session with a ref when none is named: own ones, then fetched ones.
 func pickSessions(r *repo.Repo, names []string) ([]*session.Session, error) {
 	all, err := session.All(r)
 	if err != nil {
 		return nil, err
 	}
+	// Then the sessions fetched from others: a reviewer's clone blames
+	// their lines too. Own sessions come first, so that a line of an
+	// own session that was pushed and fetched back is attributed to the
+	// own session, not to its copy.
+	fetched, err := session.Fetched(r)
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, fetched...)
 	if len(names) == 0 {
 		return all, nil
 	}
@@ -114,7 +123,7 @@ func pickSessions(r *repo.Repo, names []string) ([]*session.Session, error) {
 	}
 	var out []*session.Session
 	for _, n := range names {
-		if err := session.ValidateName(n); err != nil {
+		if err := session.ValidateReadName(n); err != nil {
 			return nil, err
 		}
 		s := byName[n]
@@ -383,21 +392,31 @@ func blameIn(ctx context.Context, q *quarantine, path string, rev plumbing.Hash,
 }
 
 // newer reports whether a wins over b: the newer commit, else the
-// session whose name sorts first.
+// session that sorts first (see sessionFirst).
 func newer(a, b *claim) bool {
 	if !a.commit.Time.Equal(b.commit.Time) {
 		return a.commit.Time.After(b.commit.Time)
 	}
-	return a.session < b.session
+	return sessionFirst(a.session, b.session)
 }
 
 // older reports whether a wins over b among syncs: the older commit, else
-// the session whose name sorts first.
+// the session that sorts first (see sessionFirst).
 func older(a, b *claim) bool {
 	if !a.commit.Time.Equal(b.commit.Time) {
 		return a.commit.Time.Before(b.commit.Time)
 	}
-	return a.session < b.session
+	return sessionFirst(a.session, b.session)
+}
+
+// sessionFirst orders sessions for a tie: own sessions before fetched
+// ones (a session pushed and fetched back claims its lines twice, with
+// the same commits: they are the own session's), then by name.
+func sessionFirst(a, b string) bool {
+	if fa, fb := session.IsFetched(a), session.IsFetched(b); fa != fb {
+		return fb
+	}
+	return a < b
 }
 
 // trailerValue is the value of the last paragraph's first "key: value"

@@ -99,6 +99,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			recordCommand(),
 			sessionsCommand(),
 			pruneCommand(),
+			pushCommand(),
+			fetchCommand(),
 			installCommand(false),
 			installCommand(true),
 			mcpCommand(),

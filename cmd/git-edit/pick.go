@@ -47,11 +47,17 @@ func namedSession(c *cli.Context) string {
 // with errNoSession, listing those that do; a writer makes it.
 func chooseSession(c *cli.Context, r *session.Repository, stderr io.Writer, quiet, write bool) (string, error) {
 	if named := namedSession(c); named != "" {
-		if err := session.ValidateName(named); err != nil {
-			return "", err
-		}
 		if write {
+			if err := session.ValidateName(named); err != nil {
+				if errors.Is(err, session.ErrFetched) {
+					return "", refused(err)
+				}
+				return "", err
+			}
 			return named, nil
+		}
+		if err := session.ValidateReadName(named); err != nil {
+			return "", err
 		}
 		// A named session is looked up alone: listing every session would
 		// make each command cost the number of sessions.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/ops/share"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
@@ -25,8 +26,10 @@ type pruneOptions struct {
 	OlderThan string
 	Sessions  []string
 	DryRun    bool
-	Now       time.Time
-	Stdout    io.Writer
+	// Remote: a fetched session named is deleted on its server too.
+	Remote bool
+	Now    time.Time
+	Stdout io.Writer
 }
 
 func pruneCommand() *cli.Command {
@@ -38,10 +41,11 @@ func pruneCommand() *cli.Command {
 			// Not sessionFlag: prune must never pick up GIT_EDIT_SESSION.
 			&cli.StringSliceFlag{Name: "session", Usage: "`NAME` of a session to delete, whatever its age, even a broken one (repeatable); with --older-than, a healthy one only if older"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be pruned, and change nothing"},
+			&cli.BoolFlag{Name: "remote", Usage: "for a fetched session named (REMOTE/OWNER/SESSION), delete it on its server too, not only the copy here (git push --force-with-lease: not if its owner pushed since the fetch)"},
 		},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
-			o := pruneOptions{Root: c.String("root"), Sessions: c.StringSlice("session"), DryRun: c.Bool("dry-run"), Now: time.Now(), Stdout: c.App.Writer}
+			o := pruneOptions{Root: c.String("root"), Sessions: c.StringSlice("session"), DryRun: c.Bool("dry-run"), Remote: c.Bool("remote"), Now: time.Now(), Stdout: c.App.Writer}
 			if c.IsSet("older-than") {
 				o.OlderThan = c.String("older-than")
 				if o.OlderThan == "" {
@@ -72,10 +76,28 @@ func runPrune(ctx context.Context, o pruneOptions) error {
 	if o.OlderThan == "" && len(opts.Sessions) == 0 {
 		return errors.New("prune needs --older-than DATE (such as 2.weeks.ago or 14d) or --session NAME; see git-edit prune --help")
 	}
+	var fetched, own []string
 	for _, name := range opts.Sessions {
+		if session.IsFetched(name) {
+			if err := session.ValidateReadName(name); err != nil {
+				return err
+			}
+			fetched = append(fetched, name)
+			continue
+		}
 		if err := session.ValidateName(name); err != nil {
 			return err
 		}
+		own = append(own, name)
+	}
+	if len(fetched) > 0 {
+		if o.OlderThan != "" || len(own) > 0 {
+			return errors.New("prune fetched sessions (REMOTE/OWNER/SESSION) on their own, without --older-than or sessions of your own; nothing was pruned")
+		}
+		return pruneFetched(ctx, o, fetched)
+	}
+	if o.Remote {
+		return errors.New("--remote deletes a fetched session on its server: name it as REMOTE/OWNER/SESSION (`git edit fetch` then `git edit sessions` lists them); nothing was pruned")
 	}
 	r, err := session.OpenRepository(o.Root)
 	if err != nil {
@@ -269,4 +291,49 @@ func gitExpiryDate(ctx context.Context, s string, now time.Time) (time.Time, err
 		return endOfTime, nil // "now", "all": everything
 	}
 	return time.Unix(int64(u), 0), nil
+}
+
+// pruneFetched deletes the copies of fetched sessions here and, with
+// --remote, the sessions on their servers, one by one, saying before each
+// what it deletes. A copy deleted without --remote comes back at the next
+// fetch, as the server still has it.
+func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
+	r, err := session.OpenRepository(o.Root)
+	if err != nil {
+		return refused(err)
+	}
+	var copies []share.FetchedCopy
+	for _, name := range names {
+		c, err := share.ReadFetched(r, name)
+		if err != nil {
+			return refused(fmt.Errorf("%w; nothing was pruned", err))
+		}
+		copies = append(copies, c)
+	}
+	verb := "deleting"
+	if o.DryRun {
+		verb = "would delete"
+	}
+	for _, c := range copies {
+		if o.Remote {
+			fmt.Fprintf(o.Stdout, "%s %s on %s (it names %s) and the copy %s here\n", verb, c.ServerRef, c.Remote, c.Tip.String()[:12], c.Ref)
+			if !o.DryRun {
+				if err := share.PruneRemote(ctx, r, c, stdinIsTerminal()); err != nil {
+					return refused(err)
+				}
+			}
+			continue
+		}
+		fmt.Fprintf(o.Stdout, "%s the copy %s here (it names %s); %s keeps %s, and the next `git edit fetch %s` brings it back: --remote deletes it there too\n",
+			verb, c.Ref, c.Tip.String()[:12], c.Remote, c.ServerRef, c.Remote)
+		if !o.DryRun {
+			if err := share.PruneCopy(r, c); err != nil {
+				return refused(err)
+			}
+		}
+	}
+	if o.DryRun {
+		fmt.Fprintln(o.Stdout, "(dry run: nothing was pruned)")
+	}
+	return nil
 }

@@ -28,6 +28,9 @@ type sessionSummary struct {
 	// State is "edits" (a session with history), "read-only" (it only
 	// read files: read records, no ref) or "broken".
 	State string `json:"state"`
+	// Fetched is set for another person's session that `git edit fetch`
+	// brought (read-only here), named <remote>/<owner>/<session>.
+	Fetched bool `json:"fetched,omitempty"`
 	// Reads counts a read-only session's read records.
 	Reads int `json:"reads,omitempty"`
 	// Shared lists the paths on which this session's changes and another
@@ -43,7 +46,7 @@ type sharedJSON struct {
 
 // summaryJSON is a session's summary as `sessions --json` prints it.
 func summaryJSON(sum session.Summary) sessionSummary {
-	out := sessionSummary{Session: sum.Name, Ref: sum.Ref, Paths: sum.Paths, State: "edits"}
+	out := sessionSummary{Session: sum.Name, Ref: sum.Ref, Paths: sum.Paths, State: "edits", Fetched: session.IsFetched(sum.Name)}
 	switch {
 	case sum.Broken != nil:
 		out.Broken, out.State = sum.Broken.Error(), "broken"
@@ -66,7 +69,7 @@ func summaryJSON(sum session.Summary) sessionSummary {
 func sessionsCommand() *cli.Command {
 	return &cli.Command{
 		Name:         "sessions",
-		Usage:        "list every session: with edits (commit and edit counts, paths, base commit, last time), read-only (files read, last read) or broken",
+		Usage:        "list every session: with edits (commit and edit counts, paths, base commit, last time), read-only (files read, last read) or broken; then the sessions `git edit fetch` brought from others, named REMOTE/OWNER/SESSION",
 		Flags:        []cli.Flag{rootFlag(), &cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
 		OnUsageError: usageError,
 		Action: func(c *cli.Context) error {
@@ -88,6 +91,19 @@ func sessionsCommand() *cli.Command {
 			shared, err := session.Shared(r, sums)
 			if err != nil {
 				return refused(err)
+			}
+			// Then the sessions fetched from others, by their names
+			// <remote>/<owner>/<session>.
+			fetched, err := session.Fetched(r)
+			if err != nil {
+				return refused(err)
+			}
+			for _, s := range fetched {
+				sum, err := s.Summarize()
+				if err != nil {
+					return refused(err)
+				}
+				sums = append(sums, sum)
 			}
 			return printSessions(c.App.Writer, sums, shared, c.Bool("json"), time.Now())
 		},

@@ -196,7 +196,11 @@ func (s *Session) Preview(ctx context.Context, paths []repo.Path, policy Outside
 // applyOnce is one attempt of Apply (dry: of Preview), under the edit
 // lock.
 func (s *Session) applyOnce(ctx context.Context, paths []repo.Path, policy OutsidePolicy, plan func(*Tx) (Plan, error), dry bool) (Outcome, error) {
-	// Refused first, from another worktree: nothing read, nothing written.
+	// Refused first, a fetched copy or from another worktree: nothing
+	// read, nothing written.
+	if err := s.checkWritable(); err != nil {
+		return Outcome{}, err
+	}
 	if err := s.checkOwner(!dry); err != nil {
 		return Outcome{}, err
 	}
@@ -545,7 +549,7 @@ func (s *Session) lastTouchesWalk(tip plumbing.Hash, paths []string) (map[string
 			return nil, err
 		}
 		meta, ok := ParseMeta(commit.Message)
-		if !ok || meta.Session != s.Name {
+		if !ok || meta.Session != s.RecordedName() {
 			break
 		}
 		for _, p := range meta.Paths {

@@ -92,6 +92,9 @@ func validateLabel(s string) error {
 // as git refuses a tag that exists. dry checks all that under the lock and
 // records nothing: the Commit returned then has no Hash.
 func (s *Session) Checkpoint(ctx context.Context, name string, dry bool) (Commit, error) {
+	if err := s.checkWritable(); err != nil {
+		return Commit{}, err
+	}
 	if name != "" {
 		if err := ValidateCheckpoint(name); err != nil {
 			return Commit{}, err

@@ -57,7 +57,7 @@ func (s *Session) readCommit(h plumbing.Hash) (c Commit, ok bool, err error) {
 	if len(commit.ParentHashes) > 0 {
 		c.Parent = commit.ParentHashes[0]
 	}
-	return c, isEdit && meta.Session == s.Name, nil
+	return c, isEdit && meta.Session == s.RecordedName(), nil
 }
 
 // Commits returns every commit of the session from tip back to its first,

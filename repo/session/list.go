@@ -182,15 +182,16 @@ func list(r *repo.Repo, counts bool) ([]Summary, error) {
 // reads that one ref and that one directory, so that a command on a named
 // session costs the same however many other sessions there are.
 func Exists(r *repo.Repo, name string) (bool, error) {
-	if err := ValidateName(name); err != nil {
+	if err := ValidateReadName(name); err != nil {
 		return false, err
 	}
 	tip, err := r.ReadRef(RefName(name))
 	if err != nil {
 		return false, err
 	}
-	if !tip.IsZero() {
-		return true, nil
+	if !tip.IsZero() || IsFetched(name) {
+		// A fetched session is its ref: its state is only a cache.
+		return !tip.IsZero(), nil
 	}
 	s := &Session{Repo: r, Name: name}
 	fi, err := os.Stat(s.stateDir())

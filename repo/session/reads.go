@@ -37,6 +37,9 @@ func (s *Session) seenFile(path string) string {
 // worktree top) with exactly the content whose blob id is blob (see
 // repo.BlobHash). The record is replaced atomically.
 func (s *Session) RecordSeen(path string, blob plumbing.Hash) error {
+	if err := s.checkWritable(); err != nil {
+		return err
+	}
 	dir := s.seenDir()
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)

@@ -74,6 +74,9 @@ func (s *Session) RecordChecked(ctx context.Context, paths []repo.Path, op, subj
 	if op != OpRecord && op != OpSync {
 		return Recorded{}, fmt.Errorf("internal error: Record of op %q", op)
 	}
+	if err := s.checkWritable(); err != nil {
+		return Recorded{}, err
+	}
 	// Bounded here, not only in the message, so that the reflog entry
 	// and the result say what the commit says.
 	subject, body = BoundMessage(subject, body)

@@ -28,16 +28,75 @@ import (
 // of a git ref name.
 var ErrBadName = errors.New("invalid session name")
 
+// ErrFetched is returned when a command that writes is given a fetched
+// session (see IsFetched): another person's session is read-only here.
+var ErrFetched = errors.New("fetched session is read-only")
+
 // refPrefix is where session refs live.
 const refPrefix = "refs/edits/"
 
-// RefName is the hidden ref that records the session name's edits.
-func RefName(name string) string { return refPrefix + name }
+// FetchedPrefix is where `git edit fetch` keeps the sessions it fetched:
+// refs/edits-remote/<remote>/<owner>/<session>, a namespace no writing
+// command touches.
+const FetchedPrefix = "refs/edits-remote/"
+
+// RefName is the hidden ref that records the session name's edits: for a
+// fetched session's name (<remote>/<owner>/<session>), its copy under
+// FetchedPrefix.
+func RefName(name string) string {
+	if IsFetched(name) {
+		return FetchedPrefix + name
+	}
+	return refPrefix + name
+}
+
+// IsFetched reports whether name is a fetched session's name,
+// <remote>/<owner>/<session>: the only session names with a "/".
+func IsFetched(name string) bool { return strings.Contains(name, "/") }
+
+// ValidateReadName accepts what ValidateName accepts and a fetched
+// session's name, <remote>/<owner>/<session>, each part a valid session
+// name: the names a command that only reads may be given.
+func ValidateReadName(name string) error {
+	if !IsFetched(name) {
+		return ValidateName(name)
+	}
+	parts := strings.Split(name, "/")
+	if len(parts) != 3 {
+		return fmt.Errorf("%w %q: a fetched session is named <remote>/<owner>/<session>; `git edit sessions` lists them", ErrBadName, name)
+	}
+	for _, p := range parts {
+		if err := ValidateName(p); err != nil {
+			return fmt.Errorf("%w %q: %q is not a valid part of <remote>/<owner>/<session>", ErrBadName, name, p)
+		}
+	}
+	return nil
+}
+
+// fetchedError refuses a write to a fetched session.
+func fetchedError(name string) error {
+	return fmt.Errorf("%w: session %s is a copy of another person's session, fetched by `git edit fetch` into %s; "+
+		"log, show, diff and blame read it, nothing writes it. Edit in a session of your own (--session NAME)", ErrFetched, name, RefName(name))
+}
+
+// checkWritable refuses, before anything is read or written, a session
+// that is a fetched copy (wrapping ErrFetched).
+func (s *Session) checkWritable() error {
+	if IsFetched(s.Name) {
+		return fetchedError(s.Name)
+	}
+	return nil
+}
 
 // ValidateName accepts names git accepts as one ref component
 // (git check-ref-format), without "/": a session is one ref, never a
-// directory of them. The error wraps ErrBadName and says what to use.
+// directory of them. The error wraps ErrBadName and says what to use; for
+// a fetched session's name (see ValidateReadName) it wraps ErrFetched
+// instead: the names of sessions that may be written.
 func ValidateName(name string) error {
+	if IsFetched(name) && ValidateReadName(name) == nil {
+		return fetchedError(name)
+	}
 	bad := func(why string) error {
 		return fmt.Errorf("%w %q: %s; use letters, digits, '-', '_' or '.'", ErrBadName, name, why)
 	}
@@ -79,13 +138,14 @@ type Session struct {
 	commits commitCache
 }
 
-// New checks the name (ValidateName) and returns a session of r that reads
+// New checks the name (ValidateReadName: a fetched session may be read,
+// its writes are refused with ErrFetched) and returns a session of r that reads
 // files up to repo.DefaultMaxFileSize. The first session made of r clears
 // the ref locks that dead git-edit processes left on any session
 // (repo.ClearDeadRefLocks): a killed git-edit's lock makes the person's
 // `git gc` fail, and its own session may never be written again.
 func New(r *repo.Repo, name string) (*Session, error) {
-	if err := ValidateName(name); err != nil {
+	if err := ValidateReadName(name); err != nil {
 		return nil, err
 	}
 	r.ClearDeadRefLocks()
@@ -94,6 +154,13 @@ func New(r *repo.Repo, name string) (*Session, error) {
 
 // Ref is the session's ref name.
 func (s *Session) Ref() string { return RefName(s.Name) }
+
+// RecordedName is the name the session's commits record (Edit-Session):
+// s.Name, or for a fetched session (<remote>/<owner>/<session>) the name
+// it has in its owner's clone, its last part.
+func (s *Session) RecordedName() string {
+	return s.Name[strings.LastIndexByte(s.Name, '/')+1:]
+}
 
 // SessionName is s.Name, as a method so that readers of a session's
 // history can take an interface (undo.Store) rather than a *Session.
@@ -176,6 +243,34 @@ func All(r *repo.Repo) ([]*Session, error) {
 	return out, nil
 }
 
+// Fetched returns the sessions `git edit fetch` brought from other
+// people (refs under FetchedPrefix, named <remote>/<owner>/<session>),
+// sorted by name, leaving out refs whose names are no such name or that
+// name no commit, as All does. They are read-only: every write refuses
+// them with ErrFetched.
+func Fetched(r *repo.Repo) ([]*Session, error) {
+	refs, err := r.ListRefs(FetchedPrefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Session
+	for _, ref := range refs {
+		name := strings.TrimPrefix(ref.Name, FetchedPrefix)
+		if ValidateReadName(name) != nil || !IsFetched(name) {
+			continue
+		}
+		s, err := New(r, name)
+		if err != nil {
+			continue
+		}
+		if _, err := s.Tip(); notCommit(err) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
 // notCommit reports a *BrokenError for a ref naming an object that is no
 // commit.
 func notCommit(err error) bool {
@@ -203,6 +298,9 @@ func all(r *repo.Repo) ([]*Session, error) {
 // stateDir is where the session keeps what it keeps besides its ref (the
 // read-before-edit records).
 func (s *Session) stateDir() string {
+	if IsFetched(s.Name) {
+		return filepath.Join(s.Repo.StateDir(), "sessions-fetched", filepath.FromSlash(s.Name))
+	}
 	return filepath.Join(s.Repo.StateDir(), "sessions", s.Name)
 }
 
