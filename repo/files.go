@@ -455,6 +455,7 @@ func writeFile(p Path, want, expect FileState, restoring bool, made *[]string) (
 		removeTmp()
 		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
 	}
+	CrashPoint("swapped")
 	// tmp now names the file that was at p: it must be the file checked,
 	// holding what was read, and no one may have opened it for writing
 	// since the lease was taken. If not, swap it back and drop ours.

@@ -93,6 +93,7 @@ func swapAside(d *workDir, p Path, top, dir, tmp, name string, old, mine *os.Fil
 		return false, fmt.Errorf("replace %s: %w", p.Rel, err)
 	}
 	CrashPoint("swap-in")
+	CrashPoint("swapped") // the state an exchange leaves: new bytes at name, old aside
 	if !restoring {
 		Pause("swapped-in", p.Rel)
 	}

@@ -3,10 +3,14 @@ package repo
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // A write makes a temporary file beside the file it replaces (tempName),
@@ -73,8 +77,9 @@ func (p Path) noteTemp(fields ...string) {
 // the caller holds, no other process can be writing one. A temporary
 // file that is still the one made (same inode) holds new bytes of an
 // operation that never moved its ref: removed. One that is not (the dead
-// process swapped it with the file) holds the file's old bytes: kept
-// under a name cleanup leaves alone (keepAside). A file moved aside by a
+// process swapped it with the file) holds the file's old bytes: removed
+// when history has them (inHistory), else kept under a name cleanup leaves
+// alone (keepAside). A file moved aside by a
 // deletion that never finished goes back to its name if that is free,
 // else it is kept likewise. Then the journal is emptied.
 func (r *Repo) clearDeadTemps() {
@@ -128,13 +133,20 @@ func (r *Repo) clearDeadTemps() {
 		switch {
 		case err != nil || !fi.mode.IsRegular():
 		case e.kind == "aside":
+			// Back to its name if that is free; else (the dead process
+			// had put its new file there) removed if history has these
+			// bytes, kept otherwise.
 			if renameNoReplace(d, e.temp, e.name) != nil {
-				keepAside(d, e.temp, e.name)
+				if r.inHistory(d, e.temp, e.top, path.Join(filepath.ToSlash(e.dir), e.name)) {
+					unlinkAt(d, e.temp)
+				} else {
+					keepAside(d, e.temp, e.name)
+				}
 			}
 		default:
 			ino, known := made[filepath.Join(e.top, e.dir, e.temp)]
-			if known && ino != fi.ino {
-				keepAside(d, e.temp, e.name) // swapped: the file's old bytes
+			if known && ino != fi.ino && !r.inHistory(d, e.temp, e.top, path.Join(filepath.ToSlash(e.dir), e.name)) {
+				keepAside(d, e.temp, e.name) // swapped: the file's old bytes, in no history
 			} else {
 				unlinkAt(d, e.temp)
 			}
@@ -144,6 +156,50 @@ func (r *Repo) clearDeadTemps() {
 	if f, err := OpenStateFile(name, os.O_WRONLY|os.O_TRUNC, 0); err == nil {
 		f.Close()
 	}
+}
+
+// inHistory reports whether the bytes of temp in d, as they are, are the
+// blob that HEAD (of the worktree at top, when it is r's) or a session's
+// tip records at rel: then a dead process's swapped temporary holding the
+// file's old bytes may go, as history has them. A process killed between
+// its swap and the removal of its temporary leaves the file's old bytes
+// there; most often they are the session's last version. Bytes that a
+// conversion changes (CRLF, filters) never match a blob here, and are
+// kept: the check errs towards keeping.
+func (r *Repo) inHistory(d *workDir, temp, top, rel string) bool {
+	f, err := openFileAt(d, temp)
+	if err != nil {
+		return false
+	}
+	content, err := io.ReadAll(io.LimitReader(f, DefaultMaxFileSize+1))
+	f.Close()
+	if err != nil || int64(len(content)) > DefaultMaxFileSize {
+		return false
+	}
+	blob := plumbing.ComputeHash(plumbing.BlobObject, content)
+	var tips []plumbing.Hash
+	if top == r.Top {
+		if head, err := r.ReadRef("HEAD"); err == nil && !head.IsZero() {
+			tips = append(tips, head)
+		}
+	}
+	refs, err := r.ListRefs("refs/edits/")
+	if err != nil {
+		return false
+	}
+	for _, ref := range refs {
+		tips = append(tips, ref.Hash)
+	}
+	for _, tip := range tips {
+		tree, err := r.TreeOf(tip)
+		if err != nil {
+			continue
+		}
+		if e, err := r.EntryAt(tree, rel); err == nil && e.Exists() && e.Hash == blob {
+			return true
+		}
+	}
+	return false
 }
 
 // isWorktree reports whether top is the top of one of r's worktrees: its

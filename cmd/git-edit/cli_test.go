@@ -308,7 +308,7 @@ func TestHelpDefaults(t *testing.T) {
 		"tools --tools":        "all",
 		"tools --format":       `"mcp"`,
 	}
-	for _, cmd := range []string{"call", "log", "show", "diff", "blame", "notes", "reject", "review", "undo", "redo", "rollback", "record", "checkpoint", "sessions", "prune", "mcp"} {
+	for _, cmd := range []string{"call", "log", "show", "diff", "blame", "notes", "reject", "review", "undo", "redo", "rollback", "record", "checkpoint", "sessions", "prune", "push", "fetch", "mcp"} {
 		want[cmd+" --root"] = "the whole worktree, relative paths from the current directory"
 	}
 	// Every command that works on one session follows the one rule
@@ -355,7 +355,8 @@ func TestHelpDefaults(t *testing.T) {
 	if r := gitEdit(t, dir, "", nil, "log"); !strings.HasPrefix(r.stderr, "session zlater, the last written in this worktree; ") {
 		t.Fatalf("log without --session did not pick the session last written:\n%+v", r)
 	}
-	for _, cmd := range []string{"log", "show", "diff", "reject", "review", "undo", "redo", "rollback"} {
+	// push picks by the same rule (chooseSession); TestPushPicksTheSessionOthersPick.
+	for _, cmd := range []string{"log", "show", "diff", "reject", "review", "undo", "redo", "rollback", "push"} {
 		want[cmd+" --session"] = sessionDefault
 	}
 	got := helpDefaults(t)

@@ -93,7 +93,7 @@ func room(pkg string) (rank int, pure bool) {
 		return 5, false
 	case pkg == "ops":
 		return 4, false
-	case pkg == "undo":
+	case pkg == "undo", pkg == "ops/share":
 		return 3, false
 	case pkg == "repo/session":
 		return 2, false

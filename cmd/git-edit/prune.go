@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-edit/git-edit/ops/share"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
@@ -302,9 +302,9 @@ func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
 	if err != nil {
 		return refused(err)
 	}
-	var copies []share.FetchedCopy
+	var copies []ops.FetchedCopy
 	for _, name := range names {
-		c, err := share.ReadFetched(r, name)
+		c, err := ops.ReadFetched(r, name)
 		if err != nil {
 			return refused(fmt.Errorf("%w; nothing was pruned", err))
 		}
@@ -318,7 +318,7 @@ func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
 		if o.Remote {
 			fmt.Fprintf(o.Stdout, "%s %s on %s (it names %s) and the copy %s here\n", verb, c.ServerRef, c.Remote, c.Tip.String()[:12], c.Ref)
 			if !o.DryRun {
-				if err := share.PruneRemote(ctx, r, c, stdinIsTerminal()); err != nil {
+				if err := ops.PruneRemote(ctx, r, c, stdinIsTerminal()); err != nil {
 					return refused(err)
 				}
 			}
@@ -327,7 +327,7 @@ func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
 		fmt.Fprintf(o.Stdout, "%s the copy %s here (it names %s); %s keeps %s, and the next `git edit fetch %s` brings it back: --remote deletes it there too\n",
 			verb, c.Ref, c.Tip.String()[:12], c.Remote, c.ServerRef, c.Remote)
 		if !o.DryRun {
-			if err := share.PruneCopy(r, c); err != nil {
+			if err := ops.PruneCopy(r, c); err != nil {
 				return refused(err)
 			}
 		}

@@ -208,11 +208,12 @@ func TestPersonWorksWhileEditsRun(t *testing.T) {
 
 // A process killed at each named point of an edit leaves the file old or
 // new, never torn, the ref readable; the next edit clears what the dead
-// process left (its ref lock, its temporary file) and records any bytes it
-// wrote but did not record as a sync commit.
+// process left (its ref lock, its temporary file: at "swapped", the file's
+// old bytes, which the session's tip records, so they go) and records any
+// bytes it wrote but did not record as a sync commit.
 func TestCrashAtEveryPoint(t *testing.T) {
 	bin := binDir(t)
-	for _, point := range []string{"temp-written", "objects-written", "files-written", "before-ref-rename"} {
+	for _, point := range []string{"temp-written", "swapped", "objects-written", "files-written", "before-ref-rename"} {
 		t.Run(point, func(t *testing.T) {
 			dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
 			// A first edit so the ref exists and must survive.
@@ -253,6 +254,33 @@ func TestCrashAtEveryPoint(t *testing.T) {
 			gittest.Fsck(t, dir)
 		})
 	}
+}
+
+// A process killed right after its swap ("swapped") leaves the file's old
+// bytes under its temporary name. When no history has them (the person
+// wrote them by hand, and the dead process's sync commit never reached a
+// ref), the next edit keeps them beside the file, never deletes them.
+func TestCrashAfterSwapKeepsBytesNoHistoryHas(t *testing.T) {
+	bin := binDir(t)
+	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
+	if code, out := gitEditProc(t, bin, dir, nil, strReplace("f.txt", "one", "two"), "call", "--session", "s", "--log-file", os.DevNull, "text_editor"); code != 0 {
+		t.Fatal(out)
+	}
+	gittest.WriteFile(t, dir, "f.txt", "two, by hand\n")
+	if code, _ := gitEditProc(t, bin, dir, []string{"GIT_EDIT_TEST_CRASH=swapped"}, strReplace("f.txt", "two", "three"), "call", "--session", "s", "--log-file", os.DevNull, "text_editor"); code != -1 {
+		t.Fatalf("the process was not killed at swapped (exit %d)", code)
+	}
+	if code, out := gitEditProc(t, bin, dir, nil, strReplace("f.txt", "three", "four"), "call", "--session", "s", "--log-file", os.DevNull, "text_editor"); code != 0 {
+		t.Fatalf("the edit after the crash failed: %s", out)
+	}
+	kept, _ := filepath.Glob(filepath.Join(dir, ".f.txt.git-edit-kept-*"))
+	if len(kept) != 1 {
+		t.Fatalf("kept beside f.txt: %q, want the hand-written bytes kept once", kept)
+	}
+	if got := gittest.ReadFile(t, dir, filepath.Base(kept[0])); got != "two, by hand\n" {
+		t.Fatalf("%s = %q", kept[0], got)
+	}
+	gittest.Fsck(t, dir)
 }
 
 // Processes SIGKILLed at random moments, a few hundred times: the file is

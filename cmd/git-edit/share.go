@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/git-edit/git-edit/ops/share"
+	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
 )
@@ -15,7 +15,7 @@ import (
 // pushOptions is what `git edit push` was asked to do.
 type pushOptions struct {
 	Root    string
-	Push    share.PushOptions
+	Push    ops.PushOptions
 	All     bool
 	Pick    func(*session.Repository) (string, error) // the session without --session or --all
 	Stdout  io.Writer
@@ -29,7 +29,7 @@ func pushCommand() *cli.Command {
 		ArgsUsage: "[REMOTE]",
 		Flags: []cli.Flag{rootFlag(),
 			// Not historySessionFlag: a push names what it sends, never from the environment alone.
-			&cli.StringSliceFlag{Name: "session", Usage: "`NAME` of a session to push (repeatable); default: the session the other commands pick (" + sessionDefault + ")"},
+			&cli.StringSliceFlag{Name: "session", Usage: "`NAME` of a session to push (repeatable)", DefaultText: sessionDefault},
 			&cli.BoolFlag{Name: "all", Usage: "push every session with edits"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "check and print what would be pushed, and push nothing"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "`PATH` the worktree ignores to push knowingly (repeatable)"},
@@ -44,7 +44,7 @@ func pushCommand() *cli.Command {
 				return errors.New("give --session NAME or --all, not both; see git-edit push --help")
 			}
 			o := pushOptions{Root: c.String("root"), All: c.Bool("all"), Stdout: c.App.Writer, Context: c.Context,
-				Push: share.PushOptions{Remote: c.Args().First(), Sessions: c.StringSlice("session"), DryRun: c.Bool("dry-run"),
+				Push: ops.PushOptions{Remote: c.Args().First(), Sessions: c.StringSlice("session"), DryRun: c.Bool("dry-run"),
 					AllowPaths: c.StringSlice("allow"), AllowSecrets: c.StringSlice("allow-secret"), Prompts: stdinIsTerminal()}}
 			o.Pick = func(r *session.Repository) (string, error) { return chooseSession(c, r, c.App.ErrWriter, false, false) }
 			return runPush(o)
@@ -80,7 +80,7 @@ func runPush(o pushOptions) error {
 		}
 		o.Push.Sessions = []string{name}
 	}
-	res, err := share.Push(o.Context, r, o.Push)
+	res, err := ops.Push(o.Context, r, o.Push)
 	if err != nil {
 		return refused(err)
 	}
@@ -128,7 +128,7 @@ func fetchCommand() *cli.Command {
 			if err != nil {
 				return refused(err)
 			}
-			res, err := share.Fetch(c.Context, r, share.FetchOptions{Remote: c.Args().First(), Prompts: stdinIsTerminal()})
+			res, err := ops.Fetch(c.Context, r, ops.FetchOptions{Remote: c.Args().First(), Prompts: stdinIsTerminal()})
 			if err != nil {
 				return refused(err)
 			}

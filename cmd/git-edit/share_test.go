@@ -385,3 +385,18 @@ func TestPush300SessionsInOnePush(t *testing.T) {
 		t.Fatalf("the server has %d session refs, want 300", n)
 	}
 }
+
+// Without --session or --all, push sends the session every other command
+// picks: the one last written in this worktree, named on stderr.
+func TestPushPicksTheSessionOthersPick(t *testing.T) {
+	srv, _, alice := teamRepo(t, gittest.ServeDaemon)
+	alice.edit("first", "app.py", "hello", "hello, world")
+	alice.edit("later", "app.py", "hello, world", "hi")
+	r := alice.run(0, "", "push")
+	if !strings.HasPrefix(r.stderr, "session later, the last written in this worktree; ") || !strings.Contains(r.stdout, "pushed later to origin") {
+		t.Fatalf("push without --session: %+v", r)
+	}
+	if refs := srv.Refs(t, "team.git"); strings.Contains(refs, "/first") || !strings.Contains(refs, "refs/edits/alice@example.com/later") {
+		t.Fatalf("server refs:\n%s", refs)
+	}
+}
