@@ -157,11 +157,19 @@ func (a *additions) readChanges(ctx context.Context, g gitRunner, order []plumbi
 			return fmt.Errorf("read %s of commit %s: %w", path, commit, err)
 		}
 		size[commit] += int64(len(content))
+		// A git-lfs pointer's object goes with the push (git-lfs'
+		// pre-push hook uploads it): its content is what is checked.
+		if obj := lfsContent(g.r, content); obj != nil {
+			content = obj
+		}
 		b := secrets.Blob{Session: owner[commit], Commit: commit.String(), Path: path, Content: content}
 		if old := plumbing.NewHash(oldBlob); !old.IsZero() && status != "A" {
 			before, err := g.r.ReadBlob(old)
 			if err != nil {
 				return fmt.Errorf("read %s before commit %s: %w", path, commit, err)
+			}
+			if obj := lfsContent(g.r, before); obj != nil {
+				before = obj
 			}
 			b.Added = addedLines(before, content)
 			if len(b.Added) == 0 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -199,5 +200,31 @@ func TestPushSendsOnlyTheSessions(t *testing.T) {
 	want := gittest.Rev(t, dir, "refs/edits/s1") + " refs/edits/alice@example.com/s1\n" + gittest.Rev(t, dir, "main") + " refs/heads/main\n"
 	if got != want {
 		t.Fatalf("server refs\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A file git-lfs tracks is stored as a pointer, and git-lfs' pre-push hook
+// uploads its object beside the push: the object is what is checked, and
+// a key in it refuses the push.
+func TestAttackLFSObjectScanned(t *testing.T) {
+	if _, err := exec.LookPath("git-lfs"); err != nil {
+		t.Skip("git-lfs is not installed (.ci/run installs Debian's)")
+	}
+	srv, _, dir := team(t)
+	gittest.Git(t, dir, "lfs", "install", "--local")
+	gittest.Commit(t, dir, map[string]string{".gitattributes": "*.cfg filter=lfs diff=lfs merge=lfs -text\n"})
+	gittest.Git(t, dir, "push", "-q", "origin", "HEAD:refs/heads/main")
+	create(t, dir, "s1", "prod.cfg", "region = eu-west-1\nkey = "+awsKey+"\n")
+	if blob := gittest.Git(t, dir, "cat-file", "-p", "refs/edits/s1:prod.cfg"); !strings.HasPrefix(blob, "version https://git-lfs") {
+		t.Fatalf("precondition: prod.cfg is stored as %q, not as a git-lfs pointer", blob)
+	}
+	before := srv.Refs(t, "team.git")
+	var ce *share.CheckError
+	_, err := share.Push(context.Background(), open(t, dir), share.PushOptions{Sessions: []string{"s1"}})
+	if !errors.As(err, &ce) || len(ce.Findings) != 1 || ce.Findings[0].Path != "prod.cfg" || ce.Findings[0].Line != 2 {
+		t.Fatalf("push: %v, want the key in prod.cfg's git-lfs object, line 2, refused", err)
+	}
+	if srv.Refs(t, "team.git") != before {
+		t.Fatal("a refused push changed the server's refs")
 	}
 }

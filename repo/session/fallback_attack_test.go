@@ -73,8 +73,10 @@ func TestAttackFileCreatedWhileTheNameIsAsideIsKept(t *testing.T) {
 // aside). The next operation, whatever file it edits, clears up: at the
 // first point the file goes back to its name and the new bytes (of an
 // operation that never moved its ref) go; at the second the file holds
-// the new bytes and the old ones are kept beside it. The old bytes are
-// never lost, and `record` never takes a temporary file for work.
+// the new bytes, and the old ones are removed when history has them (they
+// were HEAD's) and kept beside it when not (the person wrote them by
+// hand). The old bytes are never lost, and `record` never takes a
+// temporary file for work.
 func TestAttackKilledFallbackSwapLosesNothing(t *testing.T) {
 	if dir := os.Getenv("GIT_EDIT_TEST_SWAP_KILLED_DIR"); dir != "" {
 		repo.SetNoExchange(true)
@@ -85,18 +87,29 @@ func TestAttackKilledFallbackSwapLosesNothing(t *testing.T) {
 		t.Fatal("the process was not killed")
 	}
 	big := strings.Repeat("line of a big file\n", 1<<20/19)
-	edited := strings.Replace(big, "line", "LINE", 1)
 	for _, c := range []struct {
-		point string
-		left  int    // temporary files the killed process leaves
-		want  string // f.txt after the next operation
-		kept  bool   // the old bytes kept beside it
+		name, point string
+		byHand      bool // the person changed the file before: no history has its bytes
+		left        int  // temporary files the killed process leaves
+		edited      bool // f.txt holds the edit's bytes after the next operation
+		kept        bool // the old bytes kept beside it
 	}{
-		{"swap-aside", 2, big, false},
-		{"swap-in", 1, edited, true},
+		{"swap-aside", "swap-aside", false, 2, false, false},
+		// The old bytes are HEAD's: history has them, they go.
+		{"swap-in", "swap-in", false, 1, true, false},
+		{"swap-in, bytes by hand", "swap-in", true, 1, true, true},
 	} {
-		t.Run(c.point, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			dir := gittest.NewWithCommit(t, map[string]string{"sub/f.txt": big, "other.txt": "o\n"})
+			old := big
+			if c.byHand {
+				old = "written by hand\n" + big
+				gittest.WriteFile(t, dir, "sub/f.txt", old)
+			}
+			want := old
+			if c.edited {
+				want = strings.Replace(old, "line", "LINE", 1)
+			}
 			child := exec.Command(os.Args[0], "-test.run=^TestAttackKilledFallbackSwapLosesNothing$", "-test.count=1")
 			child.Env = append(os.Environ(), "GIT_EDIT_TEST_SWAP_KILLED_DIR="+dir, "GIT_EDIT_TEST_SWAP_KILLED_AT="+c.point)
 			if out, err := child.CombinedOutput(); err == nil || !strings.Contains(err.Error(), "killed") {
@@ -120,8 +133,8 @@ func TestAttackKilledFallbackSwapLosesNothing(t *testing.T) {
 				replaceFirst("other.txt", "o", "O", false)); err != nil {
 				t.Fatal(err)
 			}
-			if got := gittest.ReadFile(t, dir, "sub/f.txt"); got != c.want {
-				t.Fatalf("sub/f.txt after the next operation: %d bytes, want %d", len(got), len(c.want))
+			if got := gittest.ReadFile(t, dir, "sub/f.txt"); got != want {
+				t.Fatalf("sub/f.txt after the next operation: %d bytes, want %d", len(got), len(want))
 			}
 			left, _ := filepath.Glob(filepath.Join(dir, "sub", ".f.txt.git-edit-*"))
 			switch {
@@ -130,16 +143,19 @@ func TestAttackKilledFallbackSwapLosesNothing(t *testing.T) {
 			case c.kept && (len(left) != 1 || !strings.Contains(left[0], ".git-edit-kept-")):
 				t.Fatalf("beside sub/f.txt: %q, want the old bytes kept under a kept name", left)
 			case c.kept:
-				if got, _ := os.ReadFile(left[0]); string(got) != big {
-					t.Fatalf("%s holds %d bytes, want the old %d", left[0], len(got), len(big))
+				if got, _ := os.ReadFile(left[0]); string(got) != old {
+					t.Fatalf("%s holds %d bytes, want the old %d", left[0], len(got), len(old))
 				}
 			}
-			want := " M other.txt\n"
-			if c.kept {
-				want = " M other.txt\n M sub/f.txt\n?? sub/" + filepath.Base(left[0]) + "\n"
+			status := " M other.txt\n"
+			switch {
+			case c.kept:
+				status = " M other.txt\n M sub/f.txt\n?? sub/" + filepath.Base(left[0]) + "\n"
+			case c.edited || c.byHand:
+				status = " M other.txt\n M sub/f.txt\n"
 			}
-			if st := gittest.Status(t, dir); st != want {
-				t.Fatalf("git status:\n%s\nwant:\n%s", st, want)
+			if st := gittest.Status(t, dir); st != status {
+				t.Fatalf("git status:\n%s\nwant:\n%s", st, status)
 			}
 			gittest.Fsck(t, dir)
 		})

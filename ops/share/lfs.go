@@ -1,0 +1,34 @@
+package share
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/git-edit/git-edit/repo"
+)
+
+// lfsPointer matches a git-lfs pointer file as the spec writes it
+// (version line, oid, size), and captures the sha256 oid.
+var lfsPointer = regexp.MustCompile(`\Aversion https://git-lfs\.github\.com/spec/v1\noid sha256:([0-9a-f]{64})\nsize [0-9]+\n`)
+
+// lfsContent is what a git-lfs pointer stands for: the object git-lfs
+// keeps in <common dir>/lfs/objects/, which its pre-push hook uploads
+// beside the pointer. nil when content is no pointer or the object is not
+// here (then git-lfs has nothing to upload either).
+func lfsContent(r *repo.Repo, content []byte) []byte {
+	if len(content) > 1024 || !bytes.HasPrefix(content, []byte("version https://git-lfs")) {
+		return nil
+	}
+	m := lfsPointer.FindSubmatch(content)
+	if m == nil {
+		return nil
+	}
+	oid := string(m[1])
+	b, err := os.ReadFile(filepath.Join(r.CommonDir, "lfs", "objects", oid[:2], oid[2:4], oid))
+	if err != nil || int64(len(b)) > repo.DefaultMaxFileSize {
+		return nil
+	}
+	return b
+}
