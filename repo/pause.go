@@ -31,6 +31,8 @@ var pauseHook atomic.Pointer[func(point, path string)]
 // pack and its index are in place, no old pack deleted yet); these are
 // also crash points, with "consolidate-deleting" after each old pack
 // deleted.
+// A push of sessions (package share) pauses at "share-checked" (what it
+// sends is checked; git push runs next).
 // path names the file concerned, or is empty. Tests use it to make races
 // deterministic: the hook runs the racing action, then returns. It returns
 // a function that removes the hook. Never set outside tests.

@@ -58,9 +58,8 @@ type PushResult struct {
 
 // Push sends the sessions to the remote in one `git push`, one refspec
 // per session, <tip>:refs/edits/<owner>/<session>, atomic where the
-// server supports it. Before that, under the edit lock shared (no edit
-// moves a tip while it checks), it reads what every push URL of the remote
-// has, refuses sessions the server has commits of that they do not
+// server supports it. Before that, it reads each session's tip once and
+// what every push URL of the remote has, refuses sessions the server has commits of that they do not
 // (ErrNotFastForward), and checks every commit the push adds (see Check):
 // an ignored path or a secret not allowed refuses the push
 // (*CheckError, wrapping ErrSecrets). The tips sent are the ones checked,
@@ -86,14 +85,11 @@ func Push(ctx context.Context, r *repo.Repo, o PushOptions) (PushResult, error) 
 	if res.Owner, err = Owner(r); err != nil {
 		return res, err
 	}
-	unlock, err := r.LockShared(ctx)
-	if err != nil {
-		return res, err
-	}
-	checked, err := func() ([]PushedSession, error) {
-		defer unlock()
-		return prepare(ctx, g, res.Remote, res.Owner, urls, o)
-	}()
+	// No lock: the tips are read once and sent by id, and the objects
+	// they reach never change, so an edit may land meanwhile (it goes,
+	// checked, with the next push); the check asks the server, which may
+	// take seconds, and an agent's edit must not wait for it.
+	checked, err := prepare(ctx, g, res.Remote, res.Owner, urls, o)
 	res.Sessions = checked
 	if err != nil || o.DryRun {
 		return res, err
