@@ -256,11 +256,12 @@ func TestCrashAtEveryPoint(t *testing.T) {
 	}
 }
 
-// A process killed right after its swap ("swapped") leaves the file's old
-// bytes under its temporary name. When no history has them (the person
+// TestAttackCrashAfterSwapKeepsBytesNoHistoryHas: a process killed right
+// after its swap ("swapped") leaves the file's old bytes under its
+// temporary name. When no history has them (the person
 // wrote them by hand, and the dead process's sync commit never reached a
 // ref), the next edit keeps them beside the file, never deletes them.
-func TestCrashAfterSwapKeepsBytesNoHistoryHas(t *testing.T) {
+func TestAttackCrashAfterSwapKeepsBytesNoHistoryHas(t *testing.T) {
 	bin := binDir(t)
 	dir := gittest.NewWithCommit(t, map[string]string{"f.txt": "one\n"})
 	if code, out := gitEditProc(t, bin, dir, nil, strReplace("f.txt", "one", "two"), "call", "--session", "s", "--log-file", os.DevNull, "text_editor"); code != 0 {
