@@ -400,3 +400,17 @@ func TestPushPicksTheSessionOthersPick(t *testing.T) {
 		t.Fatalf("server refs:\n%s", refs)
 	}
 }
+
+// A ref under refs/edits/ whose name has slashes (as a fetch with the
+// person's own +refs/*:refs/* refspec leaves) is no session here: it is
+// not listed, neither as own nor as fetched.
+func TestSessionsListNoNestedRefAsASession(t *testing.T) {
+	_, _, alice := teamRepo(t, gittest.ServeDaemon)
+	alice.edit("s1", "app.py", "hello", "hello, world")
+	gittest.Git(t, alice.dir, "update-ref", "refs/edits/bob@example.com/s2", "refs/edits/s1")
+	gittest.Git(t, alice.dir, "update-ref", "refs/edits/a/b/c", "refs/edits/s1")
+	out := alice.run(0, "", "sessions").stdout
+	if strings.Contains(out, "a/b/c") || strings.Contains(out, "bob@example.com") || !strings.HasPrefix(out, "s1 ") {
+		t.Fatalf("sessions:\n%s", out)
+	}
+}

@@ -64,7 +64,10 @@ func Fetch(ctx context.Context, r *repo.Repo, o FetchOptions) (FetchResult, erro
 	if err != nil {
 		return res, err
 	}
-	if _, err := g.run(ctx, nil, "fetch", "--quiet", "--prune", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head",
+	// --refmap= keeps the remote's configured fetch refspecs from
+	// updating other refs with what this fetch brings (a configured
+	// +refs/*:refs/* would write refs/edits/ itself, the own sessions).
+	if _, err := g.run(ctx, nil, "fetch", "--quiet", "--prune", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--refmap=",
 		res.Remote, "+refs/edits/*:"+prefix+"*"); err != nil {
 		if ctx.Err() != nil {
 			return res, ctx.Err()

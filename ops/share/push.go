@@ -141,18 +141,29 @@ func prepare(ctx context.Context, g gitRunner, remote, owner string, urls []stri
 	var behind []string
 	for i := range out {
 		p := &out[i]
-		p.Old = server.refs[p.ServerRef]
-		switch {
-		case p.Old == p.Tip:
-			p.UpToDate = true
-		case p.Old.IsZero():
-		default:
-			ok, err := isAncestor(ctx, g, p.Old, p.Tip)
+		p.Old = server.refs[0][p.ServerRef]
+		// Every push URL is checked: git pushes to each in turn, and one
+		// that refuses after another took the session leaves them apart.
+		p.UpToDate = true
+		for u, refs := range server.refs {
+			old := refs[p.ServerRef]
+			if old == p.Tip {
+				continue
+			}
+			p.UpToDate = false
+			if old.IsZero() {
+				continue
+			}
+			ok, err := isAncestor(ctx, g, old, p.Tip)
 			if err != nil {
 				return nil, err
 			}
 			if !ok {
-				behind = append(behind, fmt.Sprintf("%s (%s on %s names %s)", p.Session, p.ServerRef, remote, p.Old.String()[:12]))
+				where := remote
+				if len(urls) > 1 {
+					where = urls[u]
+				}
+				behind = append(behind, fmt.Sprintf("%s (%s on %s names %s)", p.Session, p.ServerRef, where, old.String()[:12]))
 			}
 		}
 	}
@@ -239,10 +250,11 @@ func pushURLs(ctx context.Context, g gitRunner, remote string) ([]string, error)
 }
 
 // serverState is what the remote's push URLs advertise: refs, the ref
-// values of the first URL; haves, the commits every URL has that this
-// repository has too (what a push need not send nor check).
+// values of each URL, in the order of the URLs; haves, the commits every
+// URL has that this repository has too (what a push need not send nor
+// check).
 type serverState struct {
-	refs  map[string]plumbing.Hash
+	refs  []map[string]plumbing.Hash
 	haves []plumbing.Hash
 }
 
@@ -252,7 +264,7 @@ type serverState struct {
 func serverStateOf(ctx context.Context, g gitRunner, urls []string) (serverState, error) {
 	st := serverState{}
 	count := map[plumbing.Hash]int{}
-	for i, url := range urls {
+	for _, url := range urls {
 		out, err := g.run(ctx, nil, "ls-remote", "--", url)
 		if err != nil {
 			return st, fmt.Errorf("%w: %w; nothing was pushed", ErrPushRejected, err)
@@ -265,9 +277,7 @@ func serverStateOf(ctx context.Context, g gitRunner, urls []string) (serverState
 			}
 			refs[name] = plumbing.NewHash(id)
 		}
-		if i == 0 {
-			st.refs = refs
-		}
+		st.refs = append(st.refs, refs)
 		once := map[plumbing.Hash]bool{}
 		for _, h := range refs {
 			if !once[h] {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -175,11 +177,54 @@ func TestAttackPushNeverWaitsOnAPrompt(t *testing.T) {
 	}))
 	defer locked.Close()
 	gittest.Git(t, dir, "remote", "add", "locked", locked.URL+"/team.git")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// An askpass program, as editors set one in their terminals: git
+	// would run it before it looks at GIT_TERMINAL_PROMPT, and it waits.
+	asked := filepath.Join(t.TempDir(), "asked")
+	askpass := filepath.Join(t.TempDir(), "askpass.sh")
+	if err := os.WriteFile(askpass, []byte("#!/bin/sh\ntouch '"+asked+"'\nsleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_ASKPASS", askpass)
+	t.Setenv("SSH_ASKPASS", askpass)
+	gittest.Git(t, dir, "config", "core.askPass", askpass)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, err := share.Push(ctx, open(t, dir), share.PushOptions{Remote: "locked", Sessions: []string{"s1"}})
 	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "terminal prompts disabled") {
 		t.Fatalf("push to a server that wants credentials: %v (context: %v)", err, ctx.Err())
+	}
+	if _, err := os.Stat(asked); err == nil {
+		t.Fatal("git ran the askpass program")
+	}
+}
+
+// A remote with two push URLs: git pushes to each in turn. A session the
+// second has diverged copy of is refused before anything is sent, and a
+// refusal by the second after the first took the session says so.
+func TestAttackPushToTwoURLs(t *testing.T) {
+	srv, url, dir := team(t)
+	other := srv.NewBare(t, "other.git")
+	create(t, dir, "s1", "a.py", "x = 1\n")
+	// other.git has an s1 of alice's that this s1 does not descend from.
+	gittest.Git(t, dir, "push", "-q", other, "main:refs/heads/main")
+	sibling := strings.TrimSpace(gittest.Git(t, dir, "commit-tree", "-p", "main", "-m", "another s1", "main^{tree}"))
+	gittest.Git(t, dir, "push", "-q", other, sibling+":refs/edits/alice@example.com/s1")
+	gittest.Git(t, dir, "config", "--add", "remote.origin.pushurl", url)
+	gittest.Git(t, dir, "config", "--add", "remote.origin.pushurl", other)
+	before := srv.Refs(t, "team.git")
+	_, err := share.Push(context.Background(), open(t, dir), share.PushOptions{Sessions: []string{"s1"}})
+	if !errors.Is(err, share.ErrNotFastForward) || !strings.Contains(err.Error(), other) {
+		t.Fatalf("push: %v, want it refused as not a fast forward on %s", err, other)
+	}
+	if srv.Refs(t, "team.git") != before {
+		t.Fatal("the first URL took the session although the second refuses it")
+	}
+	// A refusal by the second URL's hook, after the first took it.
+	gittest.Git(t, srv.Path("other.git"), "update-ref", "-d", "refs/edits/alice@example.com/s1")
+	srv.RejectRefs(t, "other.git", "refs/edits/*", "push protection on the mirror")
+	_, err = share.Push(context.Background(), open(t, dir), share.PushOptions{Sessions: []string{"s1"}})
+	if !errors.Is(err, share.ErrPushRejected) || !strings.Contains(err.Error(), "took their refs before one refused: refs/edits/alice@example.com/s1 at "+url) {
+		t.Fatalf("push: %v, want it to say the first URL took s1", err)
 	}
 }
 
@@ -210,10 +255,20 @@ func TestAttackLFSObjectScanned(t *testing.T) {
 	if _, err := exec.LookPath("git-lfs"); err != nil {
 		t.Skip("git-lfs is not installed (.ci/run installs Debian's)")
 	}
+	for _, storage := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lfs.storage %t", storage), func(t *testing.T) { lfsObjectScanned(t, storage) })
+	}
+}
+
+func lfsObjectScanned(t *testing.T, storage bool) {
 	srv, _, dir := team(t)
 	gittest.Git(t, dir, "lfs", "install", "--local")
 	gittest.Commit(t, dir, map[string]string{".gitattributes": "*.cfg filter=lfs diff=lfs merge=lfs -text\n"})
 	gittest.Git(t, dir, "push", "-q", "origin", "HEAD:refs/heads/main")
+	if storage {
+		// git-lfs keeps its objects elsewhere when lfs.storage says so.
+		gittest.Git(t, dir, "config", "lfs.storage", filepath.Join(t.TempDir(), "lfs-store"))
+	}
 	create(t, dir, "s1", "prod.cfg", "region = eu-west-1\nkey = "+awsKey+"\n")
 	if blob := gittest.Git(t, dir, "cat-file", "-p", "refs/edits/s1:prod.cfg"); !strings.HasPrefix(blob, "version https://git-lfs") {
 		t.Fatalf("precondition: prod.cfg is stored as %q, not as a git-lfs pointer", blob)
@@ -226,5 +281,35 @@ func TestAttackLFSObjectScanned(t *testing.T) {
 	}
 	if srv.Refs(t, "team.git") != before {
 		t.Fatal("a refused push changed the server's refs")
+	}
+}
+
+// A fetch writes only refs/edits-remote/<remote>/: not the remote's
+// configured refspecs' refs, even one that maps refs/edits/ onto itself
+// (+refs/*:refs/*), which would overwrite the person's own session.
+func TestFetchChangesNoOtherRef(t *testing.T) {
+	srv, _, dir := team(t)
+	create(t, dir, "s9", "a.py", "x = 1\n")
+	own := gittest.Rev(t, dir, "refs/edits/s9")
+	gittest.Git(t, srv.Path("team.git"), "update-ref", "refs/edits/s9", gittest.Rev(t, dir, "main"))
+	gittest.Git(t, dir, "config", "--add", "remote.origin.fetch", "+refs/*:refs/*")
+	refs := func() string {
+		var keep []string
+		for _, line := range strings.Split(gittest.Git(t, dir, "for-each-ref", "--format=%(objectname) %(refname)"), "\n") {
+			if !strings.Contains(line, " refs/edits-remote/") {
+				keep = append(keep, line)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	before := refs()
+	if _, err := share.Fetch(context.Background(), open(t, dir), share.FetchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := refs(); got != before || gittest.Rev(t, dir, "refs/edits/s9") != own {
+		t.Fatalf("fetch changed refs outside refs/edits-remote/:\nbefore\n%s\nafter\n%s", before, got)
+	}
+	if gittest.Rev(t, dir, "refs/edits-remote/origin/s9") != gittest.Rev(t, dir, "main") {
+		t.Fatal("the fetched copy is missing")
 	}
 }

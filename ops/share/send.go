@@ -47,12 +47,24 @@ func gitPush(ctx context.Context, g gitRunner, remote string, send []PushedSessi
 	return atomic, pushError(remote, atomic, stdout, stderr)
 }
 
-// pushError says why git push failed: each ref the server refused, with
-// its reason, what the remote's hooks said, git's own error, and, for a
-// push that was not atomic, which sessions the server took anyway.
+// pushError says why git push failed: each ref a server refused, with
+// its reason, what the remote's hooks said, git's own error, and which
+// sessions a server took anyway: one that does not offer atomic pushes,
+// or, where the remote has several push URLs (git pushes to each in
+// turn), a URL before the one that refused.
 func pushError(remote string, atomic bool, stdout, stderr []byte) error {
-	var refused, taken []string
+	var refused []string
+	var taken []string // "dst" or, with several URLs, "dst at URL"
+	urls := 0
+	url := ""
+	type result struct{ url, dst string }
+	var took []result
 	for _, line := range strings.Split(string(stdout), "\n") {
+		if u, ok := strings.CutPrefix(line, "To "); ok {
+			url = u
+			urls++
+			continue
+		}
 		f := strings.SplitN(line, "\t", 3)
 		if len(f) < 3 || len(f[0]) != 1 {
 			continue
@@ -61,8 +73,15 @@ func pushError(remote string, atomic bool, stdout, stderr []byte) error {
 		switch f[0] {
 		case "!":
 			refused = append(refused, dst+" "+f[2])
-		case " ", "*", "+", "=":
-			taken = append(taken, dst)
+		case " ", "*", "+":
+			took = append(took, result{url, dst})
+		}
+	}
+	for _, r := range took {
+		if urls > 1 {
+			taken = append(taken, r.dst+" at "+r.url)
+		} else {
+			taken = append(taken, r.dst)
 		}
 	}
 	var said []string
@@ -73,7 +92,7 @@ func pushError(remote string, atomic bool, stdout, stderr []byte) error {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s to %s", ErrPushRejected, remote)
+	fmt.Fprintf(&b, " to %s", remote)
 	if len(refused) > 0 {
 		fmt.Fprintf(&b, "; refused: %s", strings.Join(refused, ", "))
 	}
@@ -81,8 +100,10 @@ func pushError(remote string, atomic bool, stdout, stderr []byte) error {
 		fmt.Fprintf(&b, "; git said: %s", strings.Join(said, " | "))
 	}
 	switch {
-	case !atomic && len(taken) > 0:
+	case len(taken) > 0 && !atomic:
 		fmt.Fprintf(&b, "; the server does not offer atomic pushes, and took these: %s", strings.Join(taken, ", "))
+	case len(taken) > 0:
+		fmt.Fprintf(&b, "; %s pushes to several URLs, and these took their refs before one refused: %s", remote, strings.Join(taken, ", "))
 	default:
 		b.WriteString("; the server took nothing")
 	}
@@ -91,7 +112,7 @@ func pushError(remote string, atomic bool, stdout, stderr []byte) error {
 	} else {
 		b.WriteString(". Nothing changed in this repository; fix what the server or git says, then push again")
 	}
-	return errors.New(b.String())
+	return fmt.Errorf("%w%s", ErrPushRejected, b.String())
 }
 
 // code is the exit status of a git that ran and failed; -1 otherwise.

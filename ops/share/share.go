@@ -108,7 +108,11 @@ func (g gitRunner) run(ctx context.Context, stdin []byte, args ...string) ([]byt
 func (g gitRunner) runFull(ctx context.Context, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
 	cmd := g.r.GitCommand(ctx, args...)
 	if !g.prompts {
-		cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never")
+		// git runs an askpass program (GIT_ASKPASS, core.askPass,
+		// SSH_ASKPASS; editors set GIT_ASKPASS in their terminals) before
+		// it looks at GIT_TERMINAL_PROMPT: an empty GIT_ASKPASS makes it
+		// skip all three, and ssh is told never to ask either.
+		cmd.Env = append(cmd.Env, "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS_REQUIRE=never", "GCM_INTERACTIVE=never")
 	}
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -125,7 +129,10 @@ func (g gitRunner) runFull(ctx context.Context, stdin []byte, args ...string) (s
 // gitError is a failed git command, with what git said.
 func gitError(args []string, stderr []byte, err error) error {
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("git %s: %w", args[0], err)
+	case !errors.As(err, &exit):
 		return fmt.Errorf("run git %s: %w (git must be on PATH)", args[0], err)
 	}
 	msg := strings.TrimSpace(string(stderr))

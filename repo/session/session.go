@@ -286,9 +286,13 @@ func all(r *repo.Repo) ([]*Session, error) {
 	}
 	var out []*Session
 	for _, ref := range refs {
-		s, err := New(r, strings.TrimPrefix(ref.Name, refPrefix))
+		name := strings.TrimPrefix(ref.Name, refPrefix)
+		if ValidateName(name) != nil {
+			continue // a ref git-edit would not have written (a/b/c is no own session)
+		}
+		s, err := New(r, name)
 		if err != nil {
-			continue // a ref git-edit would not have written
+			continue
 		}
 		out = append(out, s)
 	}
