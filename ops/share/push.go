@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-edit/git-edit/ops/share/secrets"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -89,6 +90,7 @@ func Push(ctx context.Context, r *repo.Repo, o PushOptions) (PushResult, error) 
 	// they reach never change, so an edit may land meanwhile (it goes,
 	// checked, with the next push); the check asks the server, which may
 	// take seconds, and an agent's edit must not wait for it.
+	secrets.Warm() // built while the server is asked what it has
 	checked, err := prepare(ctx, g, res.Remote, res.Owner, urls, o)
 	res.Sessions = checked
 	if err != nil || o.DryRun {

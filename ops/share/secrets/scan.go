@@ -56,6 +56,11 @@ var detector = sync.OnceValues(func() (*detect.Detector, error) {
 	return d, nil
 })
 
+// Warm starts building the detector in the background, so that a caller
+// that will Scan after slower work (asking a server what it has) does not
+// wait for it then. Calling it more than once, or never, is fine.
+func Warm() { go detector() }
+
 // Scan returns the secrets in blobs and messages, in a stable order
 // (session, commit, path, line, rule). Each blob is scanned whole, so that a
 // key written over two edits is seen; a finding counts only when its line span
