@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-edit/git-edit/ops/share/secrets"
 	"github.com/git-edit/git-edit/repo"
+	"github.com/git-edit/git-edit/repo/session"
 )
 
 // IgnoredPath is a path a pushed commit adds or changes that the
@@ -27,7 +28,7 @@ func (e *CheckError) Error() string {
 	fmt.Fprintf(&b, "%s; nothing was pushed:", ErrSecrets)
 	for _, p := range e.Ignored {
 		fmt.Fprintf(&b, "\n  session %s, commit %s: %s is ignored by this worktree (git check-ignore -v -- %s says by what); --allow %s sends it",
-			p.Session, short(p.Commit), p.Path, shellWord(p.Path), shellWord(p.Path))
+			p.Session, short(p.Commit), p.Path, session.ShellQuote(p.Path), session.ShellQuote(p.Path))
 	}
 	for _, f := range e.Findings {
 		where := fmt.Sprintf("%s line %d", f.Path, f.Line)
@@ -51,20 +52,22 @@ func (e *CheckError) Unwrap() error { return ErrSecrets }
 func check(ctx context.Context, r *repo.Repo, a additions, allowPaths, allowSecrets []string) error {
 	var e CheckError
 	var paths []string
-	for _, p := range a.paths {
-		if !slices.Contains(paths, p.path) {
-			paths = append(paths, p.path)
+	seen := map[string]bool{}
+	for _, b := range a.blobs {
+		if !seen[b.Path] {
+			seen[b.Path] = true
+			paths = append(paths, b.Path)
 		}
 	}
 	ignored, err := secrets.Ignored(ctx, r.Top, paths)
 	if err != nil {
 		return fmt.Errorf("check which pushed paths are ignored: %w; nothing was pushed", err)
 	}
-	reported := map[string]bool{}
-	for _, p := range a.paths {
-		if ignored[p.path] && !slices.Contains(allowPaths, p.path) && !reported[p.path] {
-			reported[p.path] = true
-			e.Ignored = append(e.Ignored, IgnoredPath{Session: p.session, Commit: p.commit, Path: p.path})
+	// Each ignored path once, at the first commit that sends it.
+	for _, b := range a.blobs {
+		if ignored[b.Path] && !slices.Contains(allowPaths, b.Path) {
+			delete(ignored, b.Path)
+			e.Ignored = append(e.Ignored, IgnoredPath{Session: b.Session, Commit: b.Commit, Path: b.Path})
 		}
 	}
 	found, err := secrets.Scan(ctx, a.blobs, a.messages)
@@ -88,14 +91,4 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
-}
-
-// shellWord quotes s for a POSIX shell when it needs it.
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(c rune) bool {
-		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._-/+=@%,", c))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -13,18 +13,14 @@ import (
 
 // additions is what a push would send that the server does not have:
 // per session the commits it reaches and their size; the file versions
-// the commits add, with the lines each adds; the commit messages; the
-// paths they add or change.
+// the commits add or change, each with its path and the lines it adds;
+// the commit messages.
 type additions struct {
 	commits  map[string]int
 	bytes    map[string]int64
 	blobs    []secrets.Blob
 	messages []secrets.Message
-	paths    []addedPath
 }
-
-// addedPath is a path a commit adds or changes, for the ignore check.
-type addedPath struct{ session, commit, path string }
 
 // collect reads the commits the sessions' tips reach that haves do not
 // (what git push would send), each attributed to the first session, in
@@ -177,7 +173,6 @@ func (a *additions) readChanges(ctx context.Context, g gitRunner, order []plumbi
 			}
 		}
 		a.blobs = append(a.blobs, b)
-		a.paths = append(a.paths, addedPath{session: owner[commit], commit: commit.String(), path: path})
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 // FetchOptions is what Fetch is asked to bring.
 type FetchOptions struct {
 	// Remote is the remote's name; "" is origin, or the current branch's
-	// remote (see DefaultFetchRemote).
+	// remote (see defaultFetchRemote).
 	Remote string
 	// Prompts lets git ask for credentials (see PushOptions.Prompts).
 	Prompts bool
@@ -48,7 +48,7 @@ func Fetch(ctx context.Context, r *repo.Repo, o FetchOptions) (FetchResult, erro
 	g := gitRunner{r: r, prompts: o.Prompts}
 	res := FetchResult{Remote: o.Remote}
 	if res.Remote == "" {
-		res.Remote = DefaultFetchRemote(ctx, g)
+		res.Remote = defaultFetchRemote(ctx, g)
 	}
 	if err := session.ValidateName(res.Remote); err != nil || strings.HasPrefix(res.Remote, "-") {
 		return res, fmt.Errorf("%w %q: give the name of a remote whose name is one ref component (`git remote -v` lists them); nothing was fetched", ErrNoRemote, res.Remote)
@@ -94,19 +94,6 @@ func Fetch(ctx context.Context, r *repo.Repo, o FetchOptions) (FetchResult, erro
 		res.Changed = append(res.Changed, FetchedSession{Name: name, Old: before[n], New: after[n]})
 	}
 	return res, nil
-}
-
-// DefaultFetchRemote is the current branch's remote, else origin.
-func DefaultFetchRemote(ctx context.Context, g gitRunner) string {
-	if out, _, err := g.runFull(ctx, nil, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
-		if b := strings.TrimSpace(string(out)); b != "" {
-			out, _, err := g.runFull(ctx, nil, "config", "--get", "branch."+b+".remote")
-			if v := strings.TrimSpace(string(out)); err == nil && v != "" && v != "." {
-				return v
-			}
-		}
-	}
-	return "origin"
 }
 
 // refsUnder is the refs under prefix, by their names after it.

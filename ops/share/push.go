@@ -16,7 +16,7 @@ import (
 // PushOptions is what Push is asked to send.
 type PushOptions struct {
 	// Remote is the remote's name; "" is where `git push` goes from here
-	// (see DefaultRemote).
+	// (see defaultPushRemote).
 	Remote string
 	// Sessions are the own sessions to push, each with edits.
 	Sessions []string
@@ -75,9 +75,7 @@ func Push(ctx context.Context, r *repo.Repo, o PushOptions) (PushResult, error) 
 	}
 	var err error
 	if res.Remote == "" {
-		if res.Remote, err = DefaultRemote(ctx, g); err != nil {
-			return res, err
-		}
+		res.Remote = defaultPushRemote(ctx, g)
 	}
 	urls, err := pushURLs(ctx, g, res.Remote)
 	if err != nil {
@@ -174,13 +172,7 @@ func prepare(ctx context.Context, g gitRunner, remote, owner string, urls []stri
 			"see the server's copy with `git edit fetch %s` and `git edit log --session %s/%s/SESSION`, and delete it with `git edit prune --remote --session %s/%s/SESSION` if it may go",
 			ErrNotFastForward, strings.Join(behind, ", "), owner, remote, remote, owner, remote, owner)
 	}
-	var tips []plumbing.Hash
-	for _, p := range out {
-		if !p.UpToDate {
-			tips = append(tips, p.Tip)
-		}
-	}
-	if len(tips) == 0 {
+	if !slices.ContainsFunc(out, func(p PushedSession) bool { return !p.UpToDate }) {
 		return out, nil
 	}
 	adds, err := collect(ctx, g, out, server.haves)
@@ -212,26 +204,46 @@ func isAncestor(ctx context.Context, g gitRunner, old, tip plumbing.Hash) (bool,
 	return false, gitError([]string{"merge-base"}, stderr, err)
 }
 
-// DefaultRemote is the remote `git push` pushes to from here: the
+// defaultPushRemote is the remote `git push` pushes to from here: the
 // current branch's branch.<b>.pushRemote, else remote.pushDefault, else
 // the branch's branch.<b>.remote, else origin.
-func DefaultRemote(ctx context.Context, g gitRunner) (string, error) {
+func defaultPushRemote(ctx context.Context, g gitRunner) string {
+	keys := []string{"remote.pushDefault"}
+	if b := currentBranch(ctx, g); b != "" {
+		keys = []string{"branch." + b + ".pushRemote", "remote.pushDefault", "branch." + b + ".remote"}
+	}
+	return firstRemote(ctx, g, keys)
+}
+
+// defaultFetchRemote is the current branch's remote, else origin.
+func defaultFetchRemote(ctx context.Context, g gitRunner) string {
 	var keys []string
-	if out, _, err := g.runFull(ctx, nil, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
-		if b := strings.TrimSpace(string(out)); b != "" {
-			keys = append(keys, "branch."+b+".pushRemote", "remote.pushDefault", "branch."+b+".remote")
-		}
+	if b := currentBranch(ctx, g); b != "" {
+		keys = []string{"branch." + b + ".remote"}
 	}
-	if len(keys) == 0 {
-		keys = []string{"remote.pushDefault"}
+	return firstRemote(ctx, g, keys)
+}
+
+// currentBranch is the short name of the branch HEAD names; "" when HEAD
+// is detached.
+func currentBranch(ctx context.Context, g gitRunner) string {
+	out, _, err := g.runFull(ctx, nil, "symbolic-ref", "--quiet", "--short", "HEAD")
+	if err != nil {
+		return ""
 	}
+	return strings.TrimSpace(string(out))
+}
+
+// firstRemote is the value of the first of the config keys that names a
+// remote ("." names this repository, which is none), else origin.
+func firstRemote(ctx context.Context, g gitRunner, keys []string) string {
 	for _, k := range keys {
 		out, _, err := g.runFull(ctx, nil, "config", "--get", k)
 		if v := strings.TrimSpace(string(out)); err == nil && v != "" && v != "." {
-			return v, nil
+			return v
 		}
 	}
-	return "origin", nil
+	return "origin"
 }
 
 // pushURLs is where a push to remote goes: its push URLs, as

@@ -40,10 +40,6 @@ var (
 // ServerRef is where session name of owner lives on the server.
 func ServerRef(owner, name string) string { return "refs/edits/" + owner + "/" + name }
 
-// FetchedName is the name a session of owner fetched from remote has
-// here (see session.IsFetched).
-func FetchedName(remote, owner, name string) string { return remote + "/" + owner + "/" + name }
-
 // Owner is the namespace this person's sessions are pushed under: git
 // config edit.owner, else user.email with every character a ref name
 // cannot hold (or that would read as a path) replaced by '-'. Errors wrap
