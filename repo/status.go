@@ -22,12 +22,62 @@ import (
 // commands. Submodules are left out (their files belong to their own
 // repository), and so is an untracked nested repository, which git names as
 // a directory, and so are git-edit's own temporary files (IsTemporary).
+//
+// The untracked cache serves only the mode of untracked files it was made
+// for (`status.showUntrackedFiles`, "normal" unless the person set "all");
+// in any other mode git walks every directory of the worktree. So
+// StatusPaths asks in the person's mode, and where "normal" names a whole
+// untracked directory, asks `git ls-files --others` for the files under
+// that directory alone: a second, narrow question, asked only when there
+// is such a directory.
 func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, error) {
+	mode := "normal"
+	if v, ok, err := r.ConfigValue("status", "showUntrackedFiles"); err == nil && ok && strings.EqualFold(v, "all") {
+		mode = "all"
+	}
 	args := []string{"--no-optional-locks", "--literal-pathspecs", "-c", "core.quotePath=false",
-		"status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all", "--"}
-	cmd := r.gitEnv(exec.CommandContext(ctx, "git", append(args, pathspecs...)...))
-	// git status runs clean filters (a file whose stat changed): one that
-	// hangs ends with git at ctx's deadline, not when it pleases.
+		"status", "--porcelain=v2", "-z", "--untracked-files=" + mode, "--no-renames", "--ignore-submodules=all", "--"}
+	out, err := r.runGitBounded(ctx, append(args, pathspecs...), "ask git status which files changed")
+	if err != nil {
+		return nil, err
+	}
+	paths, dirs, err := parseStatusV2(out)
+	if err != nil || len(dirs) == 0 {
+		return paths, err
+	}
+	specs := untrackedSpecs(dirs, pathspecs)
+	if len(specs) == 0 {
+		return paths, nil
+	}
+	args = []string{"--no-optional-locks", "--literal-pathspecs", "ls-files", "-z", "--others", "--exclude-standard", "--"}
+	out, err = r.runGitBounded(ctx, append(args, specs...), "ask git ls-files which files are untracked")
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		seen[p] = true
+	}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		// A trailing slash names a directory git does not descend into:
+		// an untracked nested repository.
+		p := string(rec)
+		if p == "" || strings.HasSuffix(p, "/") || IsTemporary(path.Base(p)) || seen[p] {
+			continue
+		}
+		seen[p] = true
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// runGitBounded runs git with args in the worktree's top and returns its
+// standard output. git may run clean filters (a file whose stat changed):
+// one that hangs ends with git at ctx's deadline (ctx.Err() is returned),
+// not when it pleases. Any other failure is wrapped with what, git's
+// message and what to check.
+func (r *Repo) runGitBounded(ctx context.Context, args []string, what string) ([]byte, error) {
+	cmd := r.gitEnv(exec.CommandContext(ctx, "git", args...))
 	boundBy(cmd)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -35,18 +85,40 @@ func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, e
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("ask git status which files changed: %w: %s (git-edit asks git, so git must be on PATH and `git status` must work here)", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("%s: %w: %s (git-edit asks git, so git must be on PATH and `git status` must work here)", what, err, strings.TrimSpace(stderr.String()))
 	}
-	return parseStatusV2(stdout.Bytes())
+	return stdout.Bytes(), nil
 }
 
-// parseStatusV2 reads the paths of `git status --porcelain=v2 -z` output.
-func parseStatusV2(out []byte) ([]string, error) {
-	var paths []string
+// untrackedSpecs is what of the untracked directories dirs (each ending in
+// "/") the pathspecs cover: a directory under a pathspec (or every one,
+// without pathspecs) whole, and a pathspec under a directory itself.
+func untrackedSpecs(dirs, pathspecs []string) []string {
+	if len(pathspecs) == 0 {
+		return dirs
+	}
+	var specs []string
+	for _, d := range dirs {
+		for _, p := range pathspecs {
+			if p == "" || p == "." || strings.HasPrefix(d, strings.TrimSuffix(p, "/")+"/") {
+				specs = append(specs, d) // the whole directory: nothing more to add for d
+				break
+			}
+			if strings.HasPrefix(p, d) {
+				specs = append(specs, p)
+			}
+		}
+	}
+	return specs
+}
+
+// parseStatusV2 reads the paths of `git status --porcelain=v2 -z` output,
+// and apart from them the untracked directories it names whole (each
+// ending in "/": an untracked directory in the "normal" mode, or a nested
+// repository).
+func parseStatusV2(out []byte) (paths, dirs []string, err error) {
 	seen := map[string]bool{}
 	add := func(p string) {
-		// A trailing slash names a directory git does not descend into:
-		// an untracked nested repository.
 		if p != "" && !strings.HasSuffix(p, "/") && !seen[p] {
 			seen[p] = true
 			paths = append(paths, p)
@@ -74,14 +146,18 @@ func parseStatusV2(out []byte) ([]string, error) {
 		case '!', '#':
 			continue
 		default:
-			return nil, fmt.Errorf("read git status output: unknown entry %q", rec)
+			return nil, nil, fmt.Errorf("read git status output: unknown entry %q", rec)
 		}
 		parts := strings.SplitN(rec, " ", fields+1)
 		if len(parts) != fields+1 {
-			return nil, fmt.Errorf("read git status output: short entry %q", rec)
+			return nil, nil, fmt.Errorf("read git status output: short entry %q", rec)
 		}
 		if rec[0] != '?' && parts[2][0] == 'S' {
 			continue // a submodule
+		}
+		if rec[0] == '?' && strings.HasSuffix(parts[fields], "/") {
+			dirs = append(dirs, parts[fields])
+			continue
 		}
 		if rec[0] == '?' && IsTemporary(path.Base(parts[fields])) {
 			// git-edit's own temporary file (of a running or a killed
@@ -94,5 +170,5 @@ func parseStatusV2(out []byte) ([]string, error) {
 			add(string(recs[i])) // the rename's source
 		}
 	}
-	return paths, nil
+	return paths, dirs, nil
 }

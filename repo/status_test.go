@@ -2,10 +2,15 @@ package repo_test
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
@@ -51,5 +56,111 @@ func TestStatusPaths(t *testing.T) {
 	// Literal pathspecs: "*.txt" names no file.
 	if got, err = r.StatusPaths(context.Background(), []string{"*.txt"}); err != nil || len(got) != 0 {
 		t.Errorf("StatusPaths(*.txt) = %q, %v; want nothing", got, err)
+	}
+}
+
+// StatusPaths names every untracked file under a new directory, in the
+// person's mode of untracked files ("normal", where git names the
+// directory, and "all"), without the ignored ones, a nested repository
+// or git-edit's temporary files in it; a pathspec into the directory
+// narrows it to what it names.
+func TestStatusPathsUntrackedDirectories(t *testing.T) {
+	for _, mode := range []string{"", "normal", "all"} {
+		t.Run("showUntrackedFiles="+mode, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n", ".gitignore": "*.log\n"})
+			if mode != "" {
+				gittest.Git(t, dir, "config", "status.showUntrackedFiles", mode)
+			}
+			gittest.WriteFile(t, dir, "new/x/y/z.txt", "z\n")
+			gittest.WriteFile(t, dir, "new/w.txt", "w\n")
+			gittest.WriteFile(t, dir, "new/x/skip.log", "ignored\n")
+			gittest.WriteFile(t, dir, "new/x/.w.txt.git-edit-0a1b2c3d4e5f", "temporary\n")
+			gittest.WriteFile(t, dir, "other/o.txt", "o\n")
+			gittest.Git(t, filepath.Join(dir, "new"), "init", "-q", "nested")
+			gittest.WriteFile(t, dir, "new/nested/in.txt", "in a nested repository\n")
+			r, err := repo.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				specs []string
+				want  []string
+			}{
+				{nil, []string{"new/w.txt", "new/x/y/z.txt", "other/o.txt"}},
+				{[]string{"new/x"}, []string{"new/x/y/z.txt"}},
+				{[]string{"new/x/y/z.txt", "a.txt"}, []string{"new/x/y/z.txt"}},
+				{[]string{"new"}, []string{"new/w.txt", "new/x/y/z.txt"}},
+				{[]string{"new/nested"}, nil},
+			} {
+				got, err := r.StatusPaths(context.Background(), c.specs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				slices.Sort(got)
+				if !slices.Equal(got, c.want) {
+					t.Errorf("StatusPaths(%q) = %q, want %q", c.specs, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+// StatusPaths asks in the mode the person's untracked cache was made for,
+// so that git uses the cache and opens no directory it knows unchanged:
+// git's trace2 counts the directories it opened ("opendir"), and reports
+// no count at all when it walked without the cache.
+func TestStatusPathsUsesTheUntrackedCache(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("d%d/e%d/f.txt", i%8, i)] = "f\n"
+	}
+	for _, mode := range []string{"normal", "all"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, files)
+			gittest.Git(t, dir, "config", "core.untrackedCache", "true")
+			gittest.Git(t, dir, "config", "status.showUntrackedFiles", mode)
+			gittest.WriteFile(t, dir, "d1/new.txt", "new\n")
+			// Directories changed in the second the index is written are
+			// racy to git's cache, which then opens them all: these were
+			// made an hour ago, as a person's are.
+			hourAgo := time.Now().Add(-time.Hour)
+			err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && d.IsDir() {
+					err = os.Chtimes(p, hourAgo, hourAgo)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The person's: the first makes the cache, the second finds
+			// it complete and marks it so; both write it into the index.
+			gittest.Git(t, dir, "status")
+			gittest.Git(t, dir, "status")
+			r, err := repo.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			trace := filepath.Join(t.TempDir(), "trace2")
+			t.Setenv("GIT_TRACE2_PERF", trace)
+			got, err := r.StatusPaths(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []string{"d1/new.txt"}; !slices.Equal(got, want) {
+				t.Errorf("StatusPaths = %q, want %q", got, want)
+			}
+			b, err := os.ReadFile(trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := regexp.MustCompile(`opendir:(\d+)`).FindSubmatch(b)
+			if m == nil {
+				t.Fatalf("git status walked without the untracked cache (no opendir count in its trace2):\n%s", b)
+			}
+			if n, _ := strconv.Atoi(string(m[1])); n > 2 {
+				t.Errorf("git status opened %d directories, want at most 2 (the cache knows the 49 others unchanged)", n)
+			}
+		})
 	}
 }
