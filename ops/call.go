@@ -39,26 +39,41 @@ const turnProperty = `"turn": {"type": "string", "description": "The id of the t
 const dryRunCommit = "dry-run"
 
 // dryRunSchemas holds, for each tool whose dry_run the engine serves, its
-// schema with dry_run added; a tool absent from it takes no dry_run.
-var dryRunSchemas = sync.OnceValue(func() map[string]string {
-	out := map[string]string{}
-	for _, t := range registry {
-		if t.ReadOnly() {
-			continue
-		}
-		if s, ok := withDryRun(t.Schema); ok {
-			if st, ok := withProperty(s, "turn", turnProperty); ok {
-				s = st
+// schema with dry_run (and turn) added, made on first use per tool: a
+// command-line call asks for its one tool only, so no process builds the
+// others' (about 0.4 ms of a cold edit).
+var dryRunSchemas sync.Map // tool name → dryRunSchema
+
+// dryRunSchema is one entry of dryRunSchemas: ok is false for a tool that
+// takes no dry_run.
+type dryRunSchema struct {
+	schema string
+	ok     bool
+}
+
+// dryRunSchemaOf is t's schema with dry_run and turn added; ok is false
+// when t takes no dry_run (a read-only tool, or a schema that has no
+// properties object or declares dry_run already).
+func dryRunSchemaOf(t dialect.Tool) (string, bool) {
+	if v, ok := dryRunSchemas.Load(t.Name); ok {
+		d := v.(dryRunSchema)
+		return d.schema, d.ok
+	}
+	var d dryRunSchema
+	if !t.ReadOnly() {
+		if d.schema, d.ok = withDryRun(t.Schema); d.ok {
+			if st, ok := withProperty(d.schema, "turn", turnProperty); ok {
+				d.schema = st
 			}
-			out[t.Name] = s
 		}
 	}
-	return out
-})
+	dryRunSchemas.Store(t.Name, d)
+	return d.schema, d.ok
+}
 
 // schemaOf is t's input schema as offered: with dry_run for a writing tool.
 func schemaOf(t dialect.Tool) string {
-	if s, ok := dryRunSchemas()[t.Name]; ok {
+	if s, ok := dryRunSchemaOf(t); ok {
 		return s
 	}
 	return t.Schema
@@ -261,7 +276,7 @@ func (e *Engine) run(ctx context.Context, t dialect.Tool, args []byte) Result {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	dry := false
-	if _, ok := dryRunSchemas()[t.Name]; ok {
+	if _, ok := dryRunSchemaOf(t); ok {
 		var err error
 		if args, dry, err = takeDryRun(args); err != nil {
 			return t.Refuse(err)
