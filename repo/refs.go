@@ -56,7 +56,10 @@ func (r *Repo) refPath(name string) string {
 
 func (r *Repo) packedRef(name string) (plumbing.Hash, error) {
 	refs, err := r.packedRefs()
-	return refs[name], err
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return refs.lookup(name), nil
 }
 
 func parseHash(name, s string) (plumbing.Hash, error) {

@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -56,11 +55,11 @@ func (r *Repo) ListRefs(prefix string) ([]Ref, error) {
 	if err != nil {
 		return nil, err
 	}
-	for name, h := range packed {
-		if _, loose := found[name]; !loose && strings.HasPrefix(name, prefix) {
+	packed.withPrefix(prefix, func(name string, h plumbing.Hash) {
+		if _, loose := found[name]; !loose {
 			found[name] = h
 		}
-	}
+	})
 	refs := make([]Ref, 0, len(found))
 	for name, h := range found {
 		refs = append(refs, Ref{name, h})
@@ -69,22 +68,33 @@ func (r *Repo) ListRefs(prefix string) ([]Ref, error) {
 	return refs, nil
 }
 
-// packedCache is packed-refs as last parsed, with the identity of the file
-// it was parsed from. git rewrites packed-refs only by renaming a new file
+// packedCache is packed-refs as last read, with the identity of the file
+// it was read from. git rewrites packed-refs only by renaming a new file
 // over it, so a file with the same inode, size, mtime and ctime holds the
 // same refs: git's own check (stat_validity_check in refs/packed-backend.c).
-// Without it, every ReadRef of a packed ref parsed the whole file, and a
+// Without it, every ReadRef of a packed ref read the whole file, and a
 // command over N packed sessions cost N passes (quadratic).
 type packedCache struct {
 	mu    sync.Mutex
-	ident stamp // the version parsed: identity, size, mtime and ctime
-	refs  map[string]plumbing.Hash
-	reads atomic.Int64 // how many times the file was parsed (tests)
+	ident stamp // the version read: identity, size, mtime and ctime
+	refs  *packedFile
+	reads atomic.Int64 // how many times the file was read (tests)
 }
 
-// packedRefs returns packed-refs as a map, parsed once per version of the
-// file (see packedCache). The caller must not change the map.
-func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
+// packedFile is the bytes of a packed-refs file. Refs are found in it
+// where they are, as git does, not parsed into a map: a repository with
+// thousands of tags (git's own has 2,000) would otherwise pay for all of
+// them on every command that reads one ref or lists refs/edits/.
+type packedFile struct {
+	data   []byte
+	body   int  // where the first record starts (after the header line)
+	sorted bool // the header says "sorted": binary search is allowed
+}
+
+// packedRefs returns packed-refs as last read, read once per version of
+// the file (see packedCache); an empty packedFile when there is none. The
+// caller must not change it.
+func (r *Repo) packedRefs() (*packedFile, error) {
 	c := &r.packed
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -92,7 +102,7 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 	fi, err := statPath(path)
 	if errors.Is(err, os.ErrNotExist) || isNotDirErr(err) {
 		c.refs = nil
-		return map[string]plumbing.Hash{}, nil
+		return &packedFile{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read packed-refs: %w", err)
@@ -100,13 +110,13 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 	if c.refs != nil && stampOf(fi) == c.ident {
 		return c.refs, nil
 	}
-	// Identify the file read by its descriptor: the one parsed, even if
+	// Identify the file read by its descriptor: the one read, even if
 	// git renames another over the name meanwhile. openStatePath: never
 	// blocking on a FIFO, and on Windows not in the way of that rename.
 	f, err := openStatePath(path, os.O_RDONLY, 0, false)
 	if errors.Is(err, os.ErrNotExist) {
 		c.refs = nil
-		return map[string]plumbing.Hash{}, nil
+		return &packedFile{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read packed-refs: %w", err)
@@ -121,36 +131,126 @@ func (r *Repo) packedRefs() (map[string]plumbing.Hash, error) {
 		return nil, fmt.Errorf("read packed-refs: %w", err)
 	}
 	c.reads.Add(1)
-	refs, err := parsePackedRefs(b)
-	if err != nil {
-		return nil, err
+	c.refs, c.ident = newPackedFile(b), stampOf(fi)
+	return c.refs, nil
+}
+
+// newPackedFile reads the header of packed-refs bytes b: git writes
+// "# pack-refs with: <traits>" first, and "sorted" among the traits
+// promises the records are in byte order of their names.
+func newPackedFile(b []byte) *packedFile {
+	p := &packedFile{data: b}
+	if header, ok := bytes.CutPrefix(b, []byte("# pack-refs with:")); ok {
+		line, _, _ := bytes.Cut(header, []byte("\n"))
+		p.body = min(len(b), len("# pack-refs with:")+len(line)+1)
+		for _, trait := range strings.Fields(string(line)) {
+			p.sorted = p.sorted || trait == "sorted"
+		}
 	}
-	c.refs, c.ident = refs, stampOf(fi)
-	return refs, nil
+	return p
+}
+
+// record reads the record that starts at off: the ref's name and hash,
+// ok false for a line that is no ref (a comment, a peeled "^" line,
+// anything that is not "<40 hex> <name>"), and where the next line starts.
+func (p *packedFile) record(off int) (name string, h plumbing.Hash, ok bool, next int) {
+	line := p.data[off:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line, next = line[:i], off+i+1
+	} else {
+		next = len(p.data)
+	}
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) < 42 || line[40] != ' ' || !plumbing.IsHash(string(line[:40])) {
+		return "", plumbing.ZeroHash, false, next
+	}
+	return string(line[41:]), plumbing.NewHash(string(line[:40])), true, next
+}
+
+// nameAt is the name of the record starting at off, without allocating,
+// and whether the line is a record at all.
+func (p *packedFile) nameAt(off int) ([]byte, bool) {
+	line := p.data[off:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) < 42 || line[40] != ' ' || line[0] == '^' || line[0] == '#' {
+		return nil, false
+	}
+	return line[41:], true
+}
+
+// lowerBound is where the first record whose name is at least name
+// starts, by binary search over the lines of a sorted file: each probe
+// backs up to the start of its line and past any line that is no record
+// (a peeled "^" line belongs to the record before it).
+func (p *packedFile) lowerBound(name string) int {
+	lo, hi := p.body, len(p.data)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		start := lo
+		if i := bytes.LastIndexByte(p.data[lo:mid], '\n'); i >= 0 {
+			start = lo + i + 1
+		}
+		// Back to a record: lines that are none follow the one they
+		// belong to.
+		for start > lo {
+			if _, ok := p.nameAt(start); ok {
+				break
+			}
+			i := bytes.LastIndexByte(p.data[lo:start-1], '\n')
+			start = lo + i + 1 // i = -1: lo
+		}
+		rec, ok := p.nameAt(start)
+		if ok && string(rec) >= name {
+			hi = start
+			continue
+		}
+		// Past this line (and, for a line that is no record at lo,
+		// past it alone).
+		next := len(p.data)
+		if i := bytes.IndexByte(p.data[start:], '\n'); i >= 0 {
+			next = start + i + 1
+		}
+		lo = next
+	}
+	return lo
+}
+
+// lookup is the hash packed-refs holds for name, zero when none.
+func (p *packedFile) lookup(name string) plumbing.Hash {
+	var found plumbing.Hash
+	p.withPrefix(name, func(n string, h plumbing.Hash) {
+		if n == name {
+			found = h
+		}
+	})
+	return found
+}
+
+// withPrefix calls fn with every ref whose name starts with prefix, in the
+// file's order: from the first candidate on to the last in a sorted file,
+// every line otherwise.
+func (p *packedFile) withPrefix(prefix string, fn func(name string, h plumbing.Hash)) {
+	off := p.body
+	if p.sorted {
+		off = p.lowerBound(prefix)
+	}
+	for off < len(p.data) {
+		if rec, ok := p.nameAt(off); ok && p.sorted && !bytes.HasPrefix(rec, []byte(prefix)) && string(rec) > prefix {
+			return // sorted: no later name has the prefix
+		}
+		name, h, ok, next := p.record(off)
+		if ok && strings.HasPrefix(name, prefix) {
+			fn(name, h)
+		}
+		off = next
+	}
 }
 
 // PackedRefsReads counts the times packed-refs was read and parsed.
 func (r *Repo) PackedRefsReads() int64 { return r.packed.reads.Load() }
-
-func parsePackedRefs(b []byte) (map[string]plumbing.Hash, error) {
-	refs := map[string]plumbing.Hash{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' || line[0] == '^' {
-			continue
-		}
-		hash, name, ok := strings.Cut(line, " ")
-		if ok && plumbing.IsHash(hash) {
-			refs[name] = plumbing.NewHash(hash)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read packed-refs: %w", err)
-	}
-	return refs, nil
-}
 
 // DeleteRef removes ref name if it still points to old; see DeleteRefs.
 func (r *Repo) DeleteRef(name string, old plumbing.Hash) error {
