@@ -3,11 +3,11 @@ package repo
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/zlib"
 	"hash/crc32"
 	"io"
 	"io/fs"
