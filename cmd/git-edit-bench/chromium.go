@@ -350,12 +350,23 @@ func setupChromium(cache, out, bin string, firsts int, logf func(string, ...any)
 				return r, err
 			}
 		}
+		if t.work == &r.big {
+			// The record row's session starts here, untimed: its first
+			// record takes in the sessions' edits above (other sessions'
+			// on-disk changes are synced into a session when it starts).
+			cmd := exec.Command(bin, "record", "--session", "record", "-m", "before the rows")
+			cmd.Dir, cmd.Env = r.big, packtest.Env()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return r, fmt.Errorf("git-edit record in %s: %w\n%s", r.big, err, out)
+			}
+		}
 		r.notes = append(r.notes, fmt.Sprintf("%s: %d files in %d directories up to %d deep, %d B to %d B, one commit, made by this benchmark (chromium.go), not a real checkout; %s; %s. "+
 			"Checked out for this run by git clone (checkout.workers=0) with %d files of the rows committed on top and a git status, in %s: %s on disk, git index %s, core.untrackedCache=true, no fsmonitor; %d sessions of one edit each made before the rows",
 			t.label, t.shape.Files+1, t.shape.Dirs, t.shape.MaxDepth, t.shape.MinSize, t.shape.MaxSize, objectCount(dir), took,
 			len(files), d.Round(100*time.Millisecond), diskUse(*t.work), indexSize(*t.work), sessionsMade))
 		logf("%s", r.notes[len(r.notes)-1])
 	}
+	r.notes = append(r.notes, fmt.Sprintf("%s record row: each round, before its 3 files, git-edit record syncs what the other rows' sessions left on disk since its last record (the cold edit's file and the first-edit row's, as another session's edits), as the big-index row syncs its cold edit's file; git status, beside it, lists them", chromiumLabel))
 	tracked, err := trackedFiles(r.big)
 	if err != nil {
 		return r, err
