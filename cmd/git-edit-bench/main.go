@@ -477,7 +477,7 @@ func run(o options, stdout, logw io.Writer) (err error) {
 		rows = append(rows, pairRow(t.p, t.ratio))
 		if t.p == tenMB {
 			limit := int64(3*(10<<20) + 30<<20)
-			rows = append(rows, row{work: "peak RSS of the 10 MB str_replace", med: mib(tenMB.a.rss),
+			rows = append(rows, row{work: "peak RSS of the 10 MB str_replace, " + subj.label, med: mib(tenMB.a.rss),
 				baseline: "largest process of the baseline", bmed: mib(tenMB.b.rss),
 				target: "≤ 3 × 10 MiB + 30 MiB = " + mib(limit), verdict: verdict(tenMB.a.rss <= limit)})
 		}
@@ -504,12 +504,17 @@ func run(o options, stdout, logw io.Writer) (err error) {
 			}
 			// What no committing edit can go below on this disk: the five
 			// fsyncs an edit makes, with nothing else.
-			floor, err := fsyncFloor(out, n)
+			// In git-edit's copy of the subject, where its edits write.
+			floorDir := filepath.Join(shaped, ".git", "bench-floor")
+			if err := os.MkdirAll(floorDir, 0o777); err != nil {
+				return err
+			}
+			floor, err := fsyncFloor(floorDir, n)
 			if err != nil {
 				return err
 			}
 			ref := durations(mp[0].b.samples)
-			rows = append(rows, row{work: "physical floor: a 50 KB file and four 300 B files written and fsynced, in process",
+			rows = append(rows, row{work: "physical floor: a 50 KB file and four 300 B files written and fsynced, in process, in " + subj.label + "'s .git",
 				med: ms(quantile(floor, 0.5)), p90: ms(quantile(floor, 0.9)), baseline: mp[0].b.name, bmed: ms(quantile(ref, 0.5)),
 				ratio: fmt.Sprintf("%.3g", float64(quantile(floor, 0.5))/float64(quantile(ref, 0.5)))})
 			notes = append(notes, "reference server: "+refServerPkg[:strings.LastIndex(refServerPkg, "@")]+" "+refVersion(entry))
