@@ -172,6 +172,9 @@ func run(o options, stdout, logw io.Writer) (err error) {
 	if n < 1 {
 		return errors.New("-n must be at least 1")
 	}
+	if o.name != "" && o.repo == "" {
+		return errors.New("-name names the -repo repository: give -repo too")
+	}
 	rssRuns := 3
 	if o.quick {
 		rssRuns = 1
