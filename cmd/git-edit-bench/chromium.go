@@ -310,9 +310,10 @@ func sessionPath(i int) string { return fmt.Sprintf("%s/bench_session_%02d.cc", 
 // chromiumRun is the Chromium-scale repository and its small twin, each
 // checked out for one run.
 type chromiumRun struct {
-	big, small string   // the work clones
-	record     []string // the files of big the record row changes
-	notes      []string
+	big, small  string   // the work clones
+	record      []string // the files of big the record row changes
+	smallRecord []string // the files of small the same row changes, untimed (see recordBoth)
+	notes       []string
 }
 
 // setupChromium generates the Chromium-scale repository and its small
@@ -350,15 +351,14 @@ func setupChromium(cache, out, bin string, firsts int, logf func(string, ...any)
 				return r, err
 			}
 		}
-		if t.work == &r.big {
-			// The record row's session starts here, untimed: its first
-			// record takes in the sessions' edits above (other sessions'
-			// on-disk changes are synced into a session when it starts).
-			cmd := exec.Command(bin, "record", "--session", "record", "-m", "before the rows")
-			cmd.Dir, cmd.Env = r.big, packtest.Env()
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return r, fmt.Errorf("git-edit record in %s: %w\n%s", r.big, err, out)
-			}
+		// The record row's session starts here, untimed, in both (the
+		// twin keeps the same sessions, for the sessions row): its first
+		// record takes in the sessions' edits above (other sessions'
+		// on-disk changes are synced into a session when it starts).
+		cmd := exec.Command(bin, "record", "--session", "record", "-m", "before the rows")
+		cmd.Dir, cmd.Env = *t.work, packtest.Env()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return r, fmt.Errorf("git-edit record in %s: %w\n%s", *t.work, err, out)
 		}
 		r.notes = append(r.notes, fmt.Sprintf("%s: %d files in %d directories up to %d deep, %d B to %d B, one commit, made by this benchmark (chromium.go), not a real checkout; %s; %s. "+
 			"Checked out for this run by git clone (checkout.workers=0) with %d files of the rows committed on top and a git status, in %s: %s on disk, git index %s, core.untrackedCache=true, no fsmonitor; %d sessions of one edit each made before the rows",
@@ -366,17 +366,22 @@ func setupChromium(cache, out, bin string, firsts int, logf func(string, ...any)
 			len(files), d.Round(100*time.Millisecond), diskUse(*t.work), indexSize(*t.work), sessionsMade))
 		logf("%s", r.notes[len(r.notes)-1])
 	}
-	r.notes = append(r.notes, fmt.Sprintf("%s record row: each round, before its 3 files, git-edit record syncs what the other rows' sessions left on disk since its last record (the cold edit's file and the first-edit row's, as another session's edits), as the big-index row syncs its cold edit's file; git status, beside it, lists them", chromiumLabel))
-	tracked, err := trackedFiles(r.big)
-	if err != nil {
-		return r, err
-	}
-	for _, f := range []float64{0.1, 0.5, 0.9} {
-		i := int(f * float64(len(tracked)))
-		for strings.Contains(tracked[i], "/bench_") { // a generated file, not the rows' own
-			i++
+	r.notes = append(r.notes, fmt.Sprintf("%s record row: each round, before its 3 files, git-edit record syncs what the other rows' sessions left on disk since its last record (the cold edit's file and the first-edit row's, as another session's edits), as the big-index row syncs its cold edit's file; git status, beside it, lists them. After each timed record, the same record of 3 files runs untimed in the %s, so that both hold the same sessions for the sessions row", chromiumLabel, smallLabel))
+	for _, c := range []struct {
+		dir   string
+		files *[]string
+	}{{r.big, &r.record}, {r.small, &r.smallRecord}} {
+		tracked, err := trackedFiles(c.dir)
+		if err != nil {
+			return r, err
 		}
-		r.record = append(r.record, tracked[i])
+		for _, f := range []float64{0.1, 0.5, 0.9} {
+			i := int(f * float64(len(tracked)))
+			for strings.Contains(tracked[i], "/bench_") { // a generated file, not the rows' own
+				i++
+			}
+			*c.files = append(*c.files, tracked[i])
+		}
 	}
 	return r, nil
 }

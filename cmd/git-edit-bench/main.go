@@ -405,7 +405,17 @@ func run(o options, stdout, logw io.Writer) (err error) {
 		edit50k := chromiumEdit()
 		add(ser("cold git-edit str_replace, 50 KB at depth 10, "+C, edit(chrom.big, "cold", edit50k)),
 			ser("the same, "+S, edit(chrom.small, "cold", edit50k)), 1.2, false)
-		add(ser("git-edit record, 3 files changed by the shell, "+C, recordThree(chrom.big, bin, chrom.record)),
+		// The twin's record session gets the same record, untimed, so that
+		// the sessions row compares the same sessions in both.
+		recordBig, recordSmall := recordThree(chrom.big, bin, chrom.record), recordThree(chrom.small, bin, chrom.smallRecord)
+		recordBoth := func(rss bool) (sample, error) {
+			s, err := recordBig(rss)
+			if err == nil {
+				_, err = recordSmall(false)
+			}
+			return s, err
+		}
+		add(ser("git-edit record, 3 files changed by the shell, "+C, recordBoth),
 			ser("git status, "+C, proc(chrom.big, "", "git", "status")), 1, false)
 		firstEdit := func(dir string) func(bool) (sample, error) {
 			i := 0
