@@ -85,9 +85,10 @@ func (s *mcpServer) callOnce(ctx context.Context, c int) (time.Duration, error) 
 
 // mcpPairs measures warm MCP str_replace calls, new content every call: git-edit's
 // server on a file of the repository against the reference server's
-// edit_file on a copy outside it, at each size, alternating calls. Both
+// edit_file on a copy outside it, at each size, alternating calls; label
+// names the repository in git-edit's rows. Both
 // servers stay up through all the calls, as an agent's do.
-func mcpPairs(ctx context.Context, bin, node, entry, repoDir, refDir string, sizes map[int]string, n int) ([]*pair, error) {
+func mcpPairs(ctx context.Context, bin, node, entry, repoDir, label, refDir string, sizes map[int]string, n int) ([]*pair, error) {
 	ge, err := connectMCP(ctx, gitEditCmd(bin, repoDir))
 	if err != nil {
 		return nil, fmt.Errorf("start git-edit mcp: %w", err)
@@ -111,14 +112,14 @@ func mcpPairs(ctx context.Context, bin, node, entry, repoDir, refDir string, siz
 		b := &mcpServer{cs: ref, file: refFile, call: func(c int) (string, any) {
 			return "edit_file", map[string]any{"path": refFile, "edits": []map[string]any{{"oldText": counterLine(c), "newText": counterLine(c + 1)}}}
 		}}
-		label := map[int]string{50 << 10: "50 KB", 1 << 20: "1 MB"}[size]
+		sizeName := map[int]string{50 << 10: "50 KB", 1 << 20: "1 MB"}[size]
 		p := &pair{}
 		counters := map[*mcpServer]int{}
 		for _, s := range []*mcpServer{a, b} {
 			s := s
-			name := fmt.Sprintf("warm MCP git-edit text_editor str_replace, %s (p50)", label)
+			name := fmt.Sprintf("warm MCP git-edit text_editor str_replace, %s (p50), %s", sizeName, label)
 			if s == b {
-				name = fmt.Sprintf("reference server edit_file, %s", label)
+				name = fmt.Sprintf("reference server edit_file, %s", sizeName)
 			}
 			ser := &series{name: name, run: func(bool) (sample, error) {
 				d, err := s.callOnce(ctx, counters[s])
