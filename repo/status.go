@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -41,9 +43,20 @@ func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	paths, dirs, err := parseStatusV2(out)
-	if err != nil || len(dirs) == 0 {
-		return paths, err
+	paths, dirs, deleted, err := parseStatusV2(out)
+	if err != nil {
+		return nil, err
+	}
+	// In the "normal" mode git names no untracked file under a directory
+	// that took the place of a tracked file (c.txt deleted, c.txt/d.txt
+	// new): it says only that the file was deleted. "all" names them.
+	for _, p := range deleted {
+		if fi, err := os.Lstat(filepath.Join(r.Top, filepath.FromSlash(p))); err == nil && fi.IsDir() {
+			dirs = append(dirs, p+"/")
+		}
+	}
+	if len(dirs) == 0 {
+		return paths, nil
 	}
 	specs := untrackedSpecs(dirs, pathspecs)
 	if len(specs) == 0 {
@@ -115,8 +128,8 @@ func untrackedSpecs(dirs, pathspecs []string) []string {
 // parseStatusV2 reads the paths of `git status --porcelain=v2 -z` output,
 // and apart from them the untracked directories it names whole (each
 // ending in "/": an untracked directory in the "normal" mode, or a nested
-// repository).
-func parseStatusV2(out []byte) (paths, dirs []string, err error) {
+// repository), and which of the paths are deleted from the worktree.
+func parseStatusV2(out []byte) (paths, dirs, deleted []string, err error) {
 	seen := map[string]bool{}
 	add := func(p string) {
 		if p != "" && !strings.HasSuffix(p, "/") && !seen[p] {
@@ -146,11 +159,11 @@ func parseStatusV2(out []byte) (paths, dirs []string, err error) {
 		case '!', '#':
 			continue
 		default:
-			return nil, nil, fmt.Errorf("read git status output: unknown entry %q", rec)
+			return nil, nil, nil, fmt.Errorf("read git status output: unknown entry %q", rec)
 		}
 		parts := strings.SplitN(rec, " ", fields+1)
 		if len(parts) != fields+1 {
-			return nil, nil, fmt.Errorf("read git status output: short entry %q", rec)
+			return nil, nil, nil, fmt.Errorf("read git status output: short entry %q", rec)
 		}
 		if rec[0] != '?' && parts[2][0] == 'S' {
 			continue // a submodule
@@ -165,10 +178,13 @@ func parseStatusV2(out []byte) (paths, dirs []string, err error) {
 			continue
 		}
 		add(parts[fields])
+		if rec[0] == '1' && parts[1][1] == 'D' {
+			deleted = append(deleted, parts[fields])
+		}
 		if rec[0] == '2' && i+1 < len(recs) {
 			i++
 			add(string(recs[i])) // the rename's source
 		}
 	}
-	return paths, dirs, nil
+	return paths, dirs, deleted, nil
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -162,5 +165,83 @@ func TestStatusPathsUsesTheUntrackedCache(t *testing.T) {
 				t.Errorf("git status opened %d directories, want at most 2 (the cache knows the 49 others unchanged)", n)
 			}
 		})
+	}
+}
+
+// StatusPaths in the "normal" mode (with the directories it names asked
+// again, and deleted files that became directories) names exactly what
+// `git status --untracked-files=all` names: random worktrees of new
+// directories, deletions, files turned into directories and back, ignored
+// files and nested repositories, each compared with git's own answer.
+func TestStatusPathsAgreesWithUntrackedAll(t *testing.T) {
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	rnd := rand.New(rand.NewPCG(uint64(seed), 0))
+	names := []string{"a", "b", "c.txt", "d", "e.log", "f g"}
+	randPath := func() string {
+		parts := make([]string, 1+rnd.IntN(3))
+		for i := range parts {
+			parts[i] = names[rnd.IntN(len(names))]
+		}
+		return strings.Join(parts, "/")
+	}
+	for round := range 60 {
+		files := map[string]string{".gitignore": "*.log\n"}
+		dirs := []string{"a", "b", "d", "f g"} // never a file's name
+		for range 6 {
+			parts := make([]string, 1+rnd.IntN(3))
+			for i := range parts {
+				parts[i] = dirs[rnd.IntN(len(dirs))]
+			}
+			files[strings.Join(parts, "/")+".c"] = "x\n"
+		}
+		files["c.txt"], files["d/x.txt"] = "c\n", "x\n"
+		dir := gittest.NewWithCommit(t, files)
+		for range 1 + rnd.IntN(6) {
+			p := filepath.Join(dir, filepath.FromSlash(randPath()))
+			switch rnd.IntN(5) {
+			case 0, 1: // a new file, perhaps in new directories
+				if os.MkdirAll(filepath.Dir(p), 0o777) == nil {
+					os.WriteFile(p, []byte("new\n"), 0o644)
+				}
+			case 2: // a file or directory removed, perhaps replaced by the other
+				os.RemoveAll(p)
+				if rnd.IntN(2) == 0 {
+					if os.MkdirAll(p, 0o777) == nil {
+						os.WriteFile(filepath.Join(p, "in.c"), []byte("in\n"), 0o644)
+					}
+				} else if os.MkdirAll(filepath.Dir(p), 0o777) == nil {
+					os.WriteFile(p, []byte("file\n"), 0o644)
+				}
+			case 3: // a tracked file changed
+				for f := range files {
+					os.WriteFile(filepath.Join(dir, f), []byte("changed\n"), 0o644)
+					break
+				}
+			case 4: // a nested repository
+				if os.MkdirAll(p, 0o777) == nil {
+					exec.Command("git", "init", "-q", p).Run()
+					os.WriteFile(filepath.Join(p, "n.c"), []byte("n\n"), 0o644)
+				}
+			}
+		}
+		r, err := repo.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.StatusPaths(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := gittest.Git(t, dir, "--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all")
+		want, _, _, err := repo.ParseStatusV2([]byte(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d (seed %d): StatusPaths = %q, git status -uall names %q\n%s", round, seed, got, want, gittest.Git(t, dir, "status", "--porcelain", "-uall"))
+		}
 	}
 }
