@@ -29,17 +29,16 @@ import (
 // for (`status.showUntrackedFiles`, "normal" unless the person set "all");
 // in any other mode git walks every directory of the worktree. So
 // StatusPaths asks in the person's mode, and where "normal" names a whole
-// untracked directory, asks `git ls-files --others` for the files under
-// that directory alone: a second, narrow question, asked only when there
-// is such a directory.
+// untracked directory (or a deleted file that is now a directory, which
+// it does not name), asks again in "all" with those directories as
+// pathspecs: a second, narrow question, asked only when there is such a
+// directory.
 func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, error) {
 	mode := "normal"
 	if v, ok, err := r.ConfigValue("status", "showUntrackedFiles"); err == nil && ok && strings.EqualFold(v, "all") {
 		mode = "all"
 	}
-	args := []string{"--no-optional-locks", "--literal-pathspecs", "-c", "core.quotePath=false",
-		"status", "--porcelain=v2", "-z", "--untracked-files=" + mode, "--no-renames", "--ignore-submodules=all", "--"}
-	out, err := r.runGitBounded(ctx, append(args, pathspecs...), "ask git status which files changed")
+	out, err := r.runGitBounded(ctx, statusArgs(mode, pathspecs), "ask git status which files changed")
 	if err != nil {
 		return nil, err
 	}
@@ -62,8 +61,13 @@ func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, e
 	if len(specs) == 0 {
 		return paths, nil
 	}
-	args = []string{"--no-optional-locks", "--literal-pathspecs", "ls-files", "-z", "--others", "--exclude-standard", "--"}
-	out, err = r.runGitBounded(ctx, append(args, specs...), "ask git ls-files which files are untracked")
+	// Asked with --untracked-files=all, but only of those directories:
+	// git walks no other. (`git ls-files --others` with a pathspec into
+	// a directory that holds a .git names nothing; status names them.)
+	if out, err = r.runGitBounded(ctx, statusArgs("all", specs), "ask git status which files are untracked"); err != nil {
+		return nil, err
+	}
+	under, _, _, err := parseStatusV2(out)
 	if err != nil {
 		return nil, err
 	}
@@ -71,17 +75,21 @@ func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, e
 	for _, p := range paths {
 		seen[p] = true
 	}
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		// A trailing slash names a directory git does not descend into:
-		// an untracked nested repository.
-		p := string(rec)
-		if p == "" || strings.HasSuffix(p, "/") || IsTemporary(path.Base(p)) || seen[p] {
-			continue
+	for _, p := range under {
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
 		}
-		seen[p] = true
-		paths = append(paths, p)
 	}
 	return paths, nil
+}
+
+// statusArgs is the git command line of StatusPaths' questions: untracked
+// files in mode, of pathspecs (literal; none: the whole worktree).
+func statusArgs(mode string, pathspecs []string) []string {
+	args := []string{"--no-optional-locks", "--literal-pathspecs", "-c", "core.quotePath=false",
+		"status", "--porcelain=v2", "-z", "--untracked-files=" + mode, "--no-renames", "--ignore-submodules=all", "--"}
+	return append(args, pathspecs...)
 }
 
 // runGitBounded runs git with args in the worktree's top and returns its
