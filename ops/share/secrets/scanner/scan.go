@@ -1,43 +1,27 @@
-package secrets
+// Package scanner is the secret scan of `git edit push` itself: gitleaks'
+// detector with its default rules over the blobs and messages a push would
+// send. It runs in the companion program git-edit-secrets (Serve), never in
+// git-edit, which asks it through package secrets: gitleaks and what it
+// loads (hundreds of rules, viper, hcl, the file-type matchers) would
+// otherwise cost every git-edit command milliseconds of start.
+package scanner
 
 import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sync"
+
+	"github.com/git-edit/git-edit/ops/share/secrets"
 
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/report"
 )
-
-// Blob is one file version a push would send: the session and commit that
-// add it, the path, its content as stored, and the lines of it the commit
-// adds (1-based, inclusive ranges, from `git diff-tree -p -U0` hunk headers).
-// Added nil means every line is new (a file the commit creates).
-type Blob struct {
-	Session, Commit, Path string
-	Content               []byte
-	Added                 []LineRange
-}
-
-// LineRange is a 1-based, inclusive range of lines.
-type LineRange struct{ First, Last int }
-
-// Message is a commit message a push would send (agents' shell commands end up there).
-type Message struct{ Session, Commit, Text string }
-
-// Finding is one secret found. Path is "" for a finding in a commit message;
-// Line is 1-based in the file (or the message). Fingerprint is
-// "<commit>:<path>:<rule>:<line>" for a file and "<commit>::<rule>:<line>" for a message;
-// it is what --allow-secret takes.
-type Finding struct {
-	Session, Commit, Path string
-	Line                  int
-	Rule, Description     string
-	Fingerprint           string
-}
 
 // maxDecodeDepth is how many rounds of decoding (base64, hex, percent
 // encoding) the detector undoes, as gitleaks' own command line does by default.
@@ -75,7 +59,7 @@ func Warm() { go detector() }
 // content included, since the whole file is the secret. A non-nil, empty
 // Added means the commit adds no line of the blob, so nothing else in it
 // counts. Identical findings are reported once.
-func Scan(ctx context.Context, blobs []Blob, messages []Message) ([]Finding, error) {
+func Scan(ctx context.Context, blobs []secrets.Blob, messages []secrets.Message) ([]secrets.Finding, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -83,7 +67,7 @@ func Scan(ctx context.Context, blobs []Blob, messages []Message) ([]Finding, err
 	if err != nil {
 		return nil, err
 	}
-	var out []Finding
+	var out []secrets.Finding
 	for _, b := range blobs {
 		text, ok := textOf(b.Content)
 		if !ok || b.Added != nil && len(b.Added) == 0 {
@@ -136,7 +120,7 @@ func textOf(content []byte) (string, bool) {
 // meets reports whether the finding's line span [StartLine, EndLine] meets
 // one of added; nil added means every line is added. A finding without a
 // line (a rule that matches the path alone) always counts.
-func meets(f report.Finding, added []LineRange) bool {
+func meets(f report.Finding, added []secrets.LineRange) bool {
 	if added == nil || f.StartLine <= 0 {
 		return true
 	}
@@ -151,9 +135,9 @@ func meets(f report.Finding, added []LineRange) bool {
 
 // newFinding makes a Finding of gitleaks' finding f in path ("" for a
 // commit message) of commit in session.
-func newFinding(session, commit, path string, f report.Finding) Finding {
+func newFinding(session, commit, path string, f report.Finding) secrets.Finding {
 	line := max(f.StartLine, 1)
-	return Finding{
+	return secrets.Finding{
 		Session:     session,
 		Commit:      commit,
 		Path:        path,
@@ -166,7 +150,7 @@ func newFinding(session, commit, path string, f report.Finding) Finding {
 
 // compareFindings orders findings by session, commit, path, line, rule,
 // then description, so that equal findings end up next to each other.
-func compareFindings(a, b Finding) int {
+func compareFindings(a, b secrets.Finding) int {
 	return cmp.Or(
 		cmp.Compare(a.Session, b.Session),
 		cmp.Compare(a.Commit, b.Commit),
@@ -175,4 +159,36 @@ func compareFindings(a, b Finding) int {
 		cmp.Compare(a.Rule, b.Rule),
 		cmp.Compare(a.Description, b.Description),
 	)
+}
+
+// Serve answers one request of package secrets (the companion's protocol):
+// it reads a secrets.Request, JSON, from r until its end, scans it, and
+// writes a secrets.Response, JSON on one line, to w. A scan that fails is
+// answered with the error in the response; input that is not a request is
+// Serve's error, with nothing written. Empty input (the caller started the
+// companion ahead of time, then had nothing to scan) is no request: Serve
+// returns nil and writes nothing.
+func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	dec := json.NewDecoder(r)
+	var req secrets.Request
+	if err := dec.Decode(&req); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		return fmt.Errorf("reading the request: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("reading the request: data after it")
+	}
+	var resp secrets.Response
+	found, err := Scan(ctx, req.Blobs, req.Messages)
+	if err != nil {
+		resp.Error = err.Error()
+	} else {
+		resp.Findings = found
+	}
+	if err := json.NewEncoder(w).Encode(resp); err != nil {
+		return fmt.Errorf("writing the response: %w", err)
+	}
+	return nil
 }
