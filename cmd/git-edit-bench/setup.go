@@ -116,7 +116,7 @@ func prepareHistory(dir, bin string, edits, newFiles int) error {
 
 // companions are the programs git-edit runs for some of its commands
 // (see ops/companion): a build of git-edit has them beside it.
-var companions = []string{"git-edit-secrets"}
+var companions = []string{"git-edit-mcp", "git-edit-secrets"}
 
 // build compiles git-edit into bin, and its companions beside it, from the
 // module this command belongs to, as `go install ./cmd/...` lays them out.

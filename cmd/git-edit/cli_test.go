@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -112,7 +113,7 @@ func TestGitOrder(t *testing.T) {
 		{in: "frobnicate a --x", want: "frobnicate a --x"},
 		{in: "log -", want: "log -- -"},
 	} {
-		got, err := gitOrder(cmds, append([]string{"git-edit"}, strings.Fields(tc.in)...))
+		got, err := clikit.GitOrder(cmds, append([]string{"git-edit"}, strings.Fields(tc.in)...))
 		if tc.err != "" {
 			if err == nil || err.Error() != tc.err {
 				t.Errorf("%s: error %v, want %s", tc.in, err, tc.err)
@@ -190,7 +191,7 @@ func TestOptionsAnywhere(t *testing.T) {
 	} {
 		before := gittest.Git(t, dir, "for-each-ref")
 		r := gitEdit(t, dir, `{"command":"view","path":"hex.c"}`, nil, tc.args...)
-		if r.code != exitMisuse || r.stdout != "" || r.stderr != tc.stderr {
+		if r.code != clikit.ExitMisuse || r.stdout != "" || r.stderr != tc.stderr {
 			t.Fatalf("git edit %s: %+v, want exit 2 and stderr %q", strings.Join(tc.args, " "), r, tc.stderr)
 		}
 		if gittest.Git(t, dir, "for-each-ref") != before {
@@ -435,7 +436,7 @@ func TestVersion(t *testing.T) {
 			t.Fatalf("git edit %s: %+v\nwant\n%s", args[0], r, want)
 		}
 	}
-	if r := gitEdit(t, dir, "", nil, "--bogus"); r != (cliResult{exitMisuse, "", "git-edit: flag provided but not defined: -bogus; see git-edit --help\n"}) {
+	if r := gitEdit(t, dir, "", nil, "--bogus"); r != (cliResult{clikit.ExitMisuse, "", "git-edit: flag provided but not defined: -bogus; see git-edit --help\n"}) {
 		t.Fatalf("git edit --bogus: %+v", r)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
@@ -36,14 +37,14 @@ func pruneCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "prune",
 		Usage: "delete sessions (the ref, the read records, the history index): those whose last commit or read is older than a date (git's forms: 2.weeks.ago, 1.month.ago, 2026-11-01, now; or 72h, 14d, 2w), or the sessions named; it prints, before deleting, the command that brings each session back",
-		Flags: []cli.Flag{rootFlag(),
+		Flags: []cli.Flag{clikit.RootFlag(),
 			&cli.StringFlag{Name: "older-than", Usage: "`DATE`: as git gc --prune= takes it (2.weeks.ago, 3.days, 1.month.ago, 2026-11-01, \"2026-11-01 12:00\", now), or a number of hours, days or weeks (72h, 14d, 2w); minutes and months are written out (30.minutes.ago, 1.month.ago)"},
 			// Not sessionFlag: prune must never pick up GIT_EDIT_SESSION.
 			&cli.StringSliceFlag{Name: "session", Usage: "`NAME` of a session to delete, whatever its age, even a broken one (repeatable); with --older-than, a healthy one only if older"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be pruned, and change nothing"},
 			&cli.BoolFlag{Name: "remote", Usage: "for a fetched session named (REMOTE/OWNER/SESSION), delete it on its server too, not only the copy here (git push --force-with-lease: not if its owner pushed since the fetch)"},
 		},
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			o := pruneOptions{Root: c.String("root"), Sessions: c.StringSlice("session"), DryRun: c.Bool("dry-run"), Remote: c.Bool("remote"), Now: time.Now(), Stdout: c.App.Writer}
 			if c.IsSet("older-than") {
@@ -101,14 +102,14 @@ func runPrune(ctx context.Context, o pruneOptions) error {
 	}
 	r, err := session.OpenRepository(o.Root)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	opts.Announce = func(res session.PruneResult) error {
 		return reportPrune(o.Stdout, res, "pruning", o.Now)
 	}
 	res, err := session.Prune(ctx, r, opts)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	if o.DryRun {
 		if err := reportPrune(o.Stdout, res, "would prune", o.Now); err != nil {
@@ -300,13 +301,13 @@ func gitExpiryDate(ctx context.Context, s string, now time.Time) (time.Time, err
 func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
 	r, err := session.OpenRepository(o.Root)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	var copies []ops.FetchedCopy
 	for _, name := range names {
 		c, err := ops.ReadFetched(r, name)
 		if err != nil {
-			return refused(fmt.Errorf("%w; nothing was pruned", err))
+			return clikit.Refused(fmt.Errorf("%w; nothing was pruned", err))
 		}
 		copies = append(copies, c)
 	}
@@ -319,7 +320,7 @@ func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
 			fmt.Fprintf(o.Stdout, "%s %s on %s (it names %s) and the copy %s here\n", verb, c.ServerRef, c.Remote, c.Tip.String()[:12], c.Ref)
 			if !o.DryRun {
 				if err := ops.PruneRemote(ctx, r, c, stdinIsTerminal()); err != nil {
-					return refused(err)
+					return clikit.Refused(err)
 				}
 			}
 			continue
@@ -328,7 +329,7 @@ func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
 			verb, c.Ref, c.Tip.String()[:12], c.Remote, c.ServerRef, c.Remote)
 		if !o.DryRun {
 			if err := ops.PruneCopy(r, c); err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 		}
 	}

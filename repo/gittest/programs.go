@@ -11,6 +11,7 @@ import (
 // `go install ./cmd/...` installs side by side.
 var Programs = []string{
 	"github.com/git-edit/git-edit/cmd/git-edit",
+	"github.com/git-edit/git-edit/cmd/git-edit-mcp",
 	"github.com/git-edit/git-edit/cmd/git-edit-secrets",
 }
 
