@@ -74,7 +74,7 @@ type process struct {
 func start() (*process, error) {
 	path, err := companion.Find(companion.Secrets)
 	if err != nil {
-		return nil, fmt.Errorf("the secret scan before a push runs in %s: %w", companion.Secrets, err)
+		return nil, fmt.Errorf("the secret scan before a push runs in a program of its own: %w", err)
 	}
 	p := &process{cmd: exec.Command(path)}
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
