@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -41,7 +42,8 @@ func gitEdit(t *testing.T, dir, stdin string, env []string, args ...string) cliR
 
 // Item 1 of issue 15: the README's install line runs verbatim (its `go
 // install` into a fresh GOPATH, its PATH, its `git edit -h`) and prints the
-// help; the test command the README gives is the one CI runs.
+// help; it installs git-edit's companions too (issue 28); the test command
+// the README gives is the one CI runs.
 func TestReadmeSetUp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs the binary")
@@ -54,7 +56,7 @@ func TestReadmeSetUp(t *testing.T) {
 	_, setUp, _ := strings.Cut(readme, "\n## Set up\n")
 	setUp, _, _ = strings.Cut(setUp, "\n## ")
 	install := strings.TrimSuffix(shBlockAfter(t, setUp, "<!-- setup: TestReadmeSetUp"), "\n")
-	if strings.Contains(install, "\n") || !strings.HasPrefix(install, "go install ./cmd/git-edit") || !strings.HasSuffix(install, "git edit -h") {
+	if strings.Contains(install, "\n") || !strings.HasPrefix(install, "go install ./cmd/...") || !strings.HasSuffix(install, "git edit -h") {
 		t.Fatalf("the set-up install line is not one line ending in `git edit -h`:\n%s", install)
 	}
 	goEnv := func(name string) string {
@@ -76,8 +78,10 @@ func TestReadmeSetUp(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%s\nfailed: %v\n%s", install, err, stderr.String())
 	}
-	if _, err := os.Stat(filepath.Join(gopath, "bin", "git-edit")); err != nil {
-		t.Fatalf("the line did not install git-edit into GOPATH/bin: %v", err)
+	for _, p := range gittest.Programs {
+		if _, err := os.Stat(filepath.Join(gopath, "bin", exe(path.Base(p)))); err != nil {
+			t.Fatalf("the line did not install %s into GOPATH/bin: %v", path.Base(p), err)
+		}
 	}
 	if want := runCLI(t, "", "-h").stdout; string(out) != want || !strings.HasPrefix(want, "NAME:\n   git-edit - ") {
 		t.Fatalf("%s printed\n%s\nwant the help\n%s", install, out, want)
