@@ -26,14 +26,18 @@ var startFreeOf = []string{"github.com/modelcontextprotocol/", "github.com/zrice
 const maxInitBytes = 1 << 20
 
 // TestStartDependencies pins what issue 28 took out of git-edit's start:
-// its dependency graph has neither the MCP SDK nor gitleaks, and its
-// package initialization allocates less than maxInitBytes.
+// its dependency graph has neither the MCP SDK nor gitleaks nor cgo (so
+// the binary is static where Go makes it so), and its package
+// initialization allocates less than maxInitBytes.
 func TestStartDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
 	for _, pkg := range strings.Fields(string(out)) {
+		if pkg == "runtime/cgo" {
+			t.Errorf("git-edit links runtime/cgo (os/user or net with cgo?): the C library's dynamic loading would cost every command's start; ask git, or use a pure Go way")
+		}
 		for _, mod := range startFreeOf {
 			if strings.HasPrefix(pkg, mod) {
 				t.Errorf("git-edit links %s: it belongs in a companion program (cmd/git-edit-mcp, cmd/git-edit-secrets), not in the binary every command starts", pkg)
