@@ -143,8 +143,8 @@ func build(bin string) error {
 	return nil
 }
 
-// besideBin checks that git-edit's companions are beside bin (a -bin
-// build to compare), and makes them the ones every git-edit the benchmark
+// besideBin checks that git-edit's companions are beside bin (built there,
+// or a -bin build to compare), and makes them the ones every git-edit the benchmark
 // starts runs, whatever GIT_EDIT_EXEC_PATH the person has set: a
 // measurement of one build must not run another's companions.
 func besideBin(bin string) error {
