@@ -2,6 +2,7 @@ package ops
 
 import (
 	"github.com/git-edit/git-edit/diffview"
+	"github.com/git-edit/git-edit/ops/companion"
 	"github.com/git-edit/git-edit/undo"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -42,3 +43,12 @@ type Hunk = diffview.Hunk
 // its changes, as `git add -p` splits one (diffview.Split); a hunk that
 // cannot be split is returned alone.
 func SplitHunk(h Hunk) []Hunk { return diffview.Split(h) }
+
+// The companion programs the commands run in their place (see
+// ops/companion).
+const CompanionMCP = companion.MCP
+
+// FindCompanion is where the companion program name is (companion.Find):
+// in $GIT_EDIT_EXEC_PATH, else beside the running program, else on PATH;
+// a *companion.MissingError names it and says how to install it.
+func FindCompanion(name string) (string, error) { return companion.Find(name) }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strings"
 )
@@ -122,12 +121,7 @@ func expandConfigPath(v string) (string, bool) {
 		}
 		return home + v[1:], true
 	case strings.HasPrefix(v, "~"):
-		name, rest, _ := strings.Cut(v[1:], "/")
-		u, err := user.Lookup(name)
-		if err != nil {
-			return "", false
-		}
-		return filepath.Join(u.HomeDir, rest), true
+		return gitUserPath(v)
 	case strings.HasPrefix(v, "%(prefix)/"):
 		prefix, ok := gitPrefix()
 		if !ok {
@@ -136,6 +130,25 @@ func expandConfigPath(v string) (string, bool) {
 		return filepath.Join(prefix, v[len("%(prefix)/"):]), true
 	}
 	return v, true
+}
+
+// gitUserPath expands "~user/..." as git does, by asking git (only when
+// such an entry exists): git looks the user up in the system's user
+// database (getpwnam). Reading that database from Go (os/user) would link
+// the C library into every git-edit program, whose dynamic loading costs
+// each command's start more than this rare entry would ever save. ok is
+// false when git cannot expand it (no such user).
+func gitUserPath(v string) (string, bool) {
+	const key = "gitedit.expand"
+	out, err := exec.Command("git", "-c", key+"="+v, "config", "--type=path", "--get", key).Output()
+	if err != nil {
+		return "", false
+	}
+	p := strings.TrimSuffix(string(out), "\n")
+	if p == "" {
+		return "", false
+	}
+	return filepath.Clean(p), true
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting, as git's

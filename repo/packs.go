@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/git-edit/git-edit/repo/packidx"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -57,7 +58,7 @@ import (
 const packListFile = "packs"
 
 // packName matches a pack's base name as git writes it (SHA-1 or SHA-256).
-var packName = regexp.MustCompile(`^pack-([0-9a-f]{40}|[0-9a-f]{64})$`)
+var packName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pack-([0-9a-f]{40}|[0-9a-f]{64})$`) })
 
 // geometricFactor is the progression's factor, as `git repack
 // --geometric=2`.
@@ -103,7 +104,7 @@ func (r *Repo) ownPackNames() ([]string, error) {
 	var names []string
 	for line := range strings.Lines(string(b)) {
 		name, ok := strings.CutSuffix(line, "\n")
-		if !ok || !packName.MatchString(name) || seen[name] {
+		if !ok || !packName().MatchString(name) || seen[name] {
 			continue
 		}
 		seen[name] = true

@@ -222,6 +222,9 @@ func run(o options, stdout, logw io.Writer) (err error) {
 	} else if bin, err = filepath.Abs(bin); err != nil {
 		return err
 	}
+	if err := besideBin(bin); err != nil {
+		return err
+	}
 	hello := filepath.Join(out, "hello")
 	if err := buildHello(hello); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -189,18 +190,55 @@ func prepareHistory(dir, bin string, edits, newFiles int) error {
 	return nil
 }
 
-// build compiles git-edit from the module this command belongs to.
+// companions are the programs git-edit runs for some of its commands
+// (see ops/companion): a build of git-edit has them beside it.
+var companions = []string{"git-edit-mcp", "git-edit-secrets"}
+
+// build compiles git-edit into bin, and its companions beside it, from the
+// module this command belongs to, as `go install ./cmd/...` lays them out.
 func build(bin string) error {
 	root, err := moduleRoot()
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/git-edit")
+	dir := filepath.Dir(bin)
+	pkgs := []string{"./cmd/git-edit"}
+	for _, c := range companions {
+		pkgs = append(pkgs, "./cmd/"+c)
+	}
+	cmd := exec.Command("go", append([]string{"build", "-o", dir + string(os.PathSeparator)}, pkgs...)...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %w\n%s", err, out)
 	}
+	if built := filepath.Join(dir, "git-edit"+exeSuffix()); built != bin {
+		if err := os.Rename(built, bin); err != nil {
+			return fmt.Errorf("go build: %w", err)
+		}
+	}
 	return nil
+}
+
+// besideBin checks that git-edit's companions are beside bin (built there,
+// or a -bin build to compare), and makes them the ones every git-edit the benchmark
+// starts runs, whatever GIT_EDIT_EXEC_PATH the person has set: a
+// measurement of one build must not run another's companions.
+func besideBin(bin string) error {
+	dir := filepath.Dir(bin)
+	for _, c := range companions {
+		if _, err := os.Stat(filepath.Join(dir, c+exeSuffix())); err != nil {
+			return fmt.Errorf("-bin %s: its companion %s is not beside it (%w); build them all there: go build -o %s%c ./cmd/git-edit ./cmd/%s", bin, c, err, dir, os.PathSeparator, strings.Join(companions, " ./cmd/"))
+		}
+	}
+	return os.Setenv("GIT_EDIT_EXEC_PATH", dir)
+}
+
+// exeSuffix is what a program's file name ends with on this system.
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
 }
 
 func moduleRoot() (string, error) {

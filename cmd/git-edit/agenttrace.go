@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/urfave/cli/v2"
 )
@@ -18,7 +19,7 @@ func blameFormatFlag() cli.Flag {
 // runAgentTrace prints the Agent Trace record of each commit of spec, one
 // JSON object per line (as .agent-trace/traces.jsonl holds them).
 func runAgentTrace(c *cli.Context, e *ops.Engine, spec string, w io.Writer) error {
-	recs, err := e.AgentTrace(c.Context, spec, version)
+	recs, err := e.AgentTrace(c.Context, spec, clikit.Version)
 	if err != nil {
 		return blameRefusal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -24,7 +25,7 @@ func blameCommand() *cli.Command {
 			"range A..B added that agents (per session) and the person wrote. Every session is considered unless --session names some.\n" +
 			"It writes nothing: the objects it needs live in a temporary directory.",
 		ArgsUsage: "PATH [REV] | --stat [REV|A..B]",
-		Flags: []cli.Flag{rootFlag(),
+		Flags: []cli.Flag{clikit.RootFlag(),
 			// Not GIT_EDIT_SESSION: blame answers who wrote a line, not
 			// what one session did.
 			&cli.StringSliceFlag{Name: "session", Usage: "consider only session `S` (repeat for several); without it, every session"},
@@ -36,7 +37,7 @@ func blameCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-pager", Aliases: []string{"P"}, Usage: "print to stdout, never through the pager"},
 			blameFormatFlag(),
 		},
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			ro, err := reviewOptionsOf(c)
 			if err != nil {
@@ -100,7 +101,7 @@ type blameOptions struct {
 func blameRefusal(err error) error {
 	for _, want := range []error{ops.ErrNoSuchFile, ops.ErrUnknownRev, ops.ErrUnknownSession, session.ErrBadName, ops.ErrPathRefused} {
 		if errors.Is(err, want) {
-			return refused(err)
+			return clikit.Refused(err)
 		}
 	}
 	return err

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
@@ -42,7 +43,7 @@ func callCommand() *cli.Command {
 		Name:      "call",
 		Usage:     "run one tool: JSON arguments on stdin, the JSON result on stdout",
 		ArgsUsage: "TOOL (one of: " + strings.Join(ops.Tools(), ", ") + ")",
-		Flags: append([]cli.Flag{rootFlag(), sessionFlag(),
+		Flags: append([]cli.Flag{clikit.RootFlag(), sessionFlag(),
 			&cli.StringFlag{Name: "id", Usage: "the call's `ID` in logs (such as the agent's tool-use id; default: generated)"},
 			&cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo_edit reaches back (0: unlimited); overrides git config edit.undoDepth",
 				DefaultText: undoDepthDefault},
@@ -50,16 +51,16 @@ func callCommand() *cli.Command {
 				DefaultText: fmt.Sprintf("edit.maxFileSize, else %d", ops.DefaultMaxFileSize)},
 			&cli.BoolFlag{Name: "require-read", Usage: "Edit/MultiEdit need a prior Read; overrides git config edit.requireRead (--require-read=false turns it off)",
 				DefaultText: fmt.Sprintf("edit.requireRead, else %t", ops.DefaultRequireRead)},
-			timeoutFlag(),
+			clikit.TimeoutFlag(),
 			&cli.BoolFlag{Name: "verbose", Usage: "log each tool call's INFO lines to stderr (as GIT_EDIT_LOG=1 does)"},
 			turnFlag(),
-		}, append(originFlags(), callLogFlags()...)...),
-		OnUsageError: usageError,
+		}, append(clikit.OriginFlags(), callLogFlags()...)...),
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fmt.Errorf("call takes exactly one tool name, got %d arguments; the tools are: %s", c.NArg(), strings.Join(ops.Tools(), ", "))
 			}
-			obs, closeLogs, err := observer(c)
+			obs, closeLogs, err := clikit.Observer(c)
 			if err != nil {
 				return err
 			}
@@ -80,7 +81,7 @@ func callCommand() *cli.Command {
 				ID: c.String("id"), Turn: c.String("turn"), Observer: obs, Stdin: c.App.Reader, Stdout: c.App.Writer,
 			}
 			if o.ID == "" {
-				o.ID = "call-" + newSessionName(time.Now())[len("mcp-"):]
+				o.ID = "call-" + clikit.NewSessionName(time.Now())[len("mcp-"):]
 			}
 			if c.IsSet("undo-depth") {
 				d := c.Int("undo-depth")
@@ -94,29 +95,13 @@ func callCommand() *cli.Command {
 				r := c.Bool("require-read")
 				o.RequireRead = &r
 			}
-			o.Timeout = timeoutOf(c)
-			if o.Origin, err = originOf(c); err != nil {
+			o.Timeout = clikit.TimeoutOf(c)
+			if o.Origin, err = clikit.OriginOf(c); err != nil {
 				return err
 			}
 			return runCall(c.Context, o)
 		},
 	}
-}
-
-// timeoutFlag is --timeout of call and mcp: how long one operation (one
-// tool call) may run before it is stopped, releasing the edit lock.
-func timeoutFlag() cli.Flag {
-	return &cli.DurationFlag{Name: "timeout", Usage: "stop each tool call that runs longer than `DURATION` (such as 2m or 90s; 0: no limit), releasing the edit lock; overrides git config edit.timeout",
-		DefaultText: fmt.Sprintf("edit.timeout, else %v", ops.DefaultTimeout)}
-}
-
-// timeoutOf is --timeout when given, else nil (git config decides).
-func timeoutOf(c *cli.Context) *time.Duration {
-	if !c.IsSet("timeout") {
-		return nil
-	}
-	d := max(c.Duration("timeout"), 0)
-	return &d
 }
 
 // turnFlag is --turn of the commands that record edits (call, record).
@@ -131,7 +116,7 @@ var undoDepthDefault = fmt.Sprintf("edit.undoDepth, else %d", ops.DefaultUndoDep
 // callLogFlags are the MCP server's log flags, worded for call, which logs
 // only when asked.
 func callLogFlags() []cli.Flag {
-	flags := logFlags()
+	flags := clikit.LogFlags()
 	for _, f := range flags {
 		if s, ok := f.(*cli.StringFlag); ok && s.Name == "log-file" {
 			s.Usage = "append the INFO lines of each tool call to `FILE` (as GIT_EDIT_LOG=/absolute/path does)"
@@ -175,7 +160,7 @@ func callLog(c *cli.Context, obs *ops.Observer, env string) (close func(), err e
 }
 
 // runCall reads the arguments, runs the tool and prints its result. A
-// refused call prints its JSON too and returns errRefused.
+// refused call prints its JSON too and returns clikit.ErrRefused.
 func runCall(ctx context.Context, o callOptions) error {
 	// The tool and the session name are part of the command line: a bad
 	// one is misuse, not a tool call to log.
@@ -221,7 +206,7 @@ func runCall(ctx context.Context, o callOptions) error {
 		return fmt.Errorf("write result: %w", err)
 	}
 	if !res.OK {
-		return errRefused
+		return clikit.ErrRefused
 	}
 	return nil
 }

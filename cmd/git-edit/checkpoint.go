@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
@@ -25,9 +26,9 @@ func checkpointCommand() *cli.Command {
 		ArgsUsage: "[NAME]",
 		// It writes, as call and record do, to the session the one rule
 		// picks (see chooseSession), which need not exist yet.
-		Flags: []cli.Flag{rootFlag(), sessionFlag(),
+		Flags: []cli.Flag{clikit.RootFlag(), sessionFlag(),
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "check the name and say what would be recorded; record nothing"}},
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return fmt.Errorf("checkpoint takes at most one NAME, got %d arguments", c.NArg())
@@ -46,7 +47,7 @@ func checkpointCommand() *cli.Command {
 				if errors.Is(err, session.ErrBadName) {
 					return err
 				}
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			defer e.Close()
 			return runCheckpoint(c.Context, e, checkpointOptions{Name: c.Args().First(), DryRun: c.Bool("dry-run"), Stdout: c.App.Writer})
@@ -61,9 +62,9 @@ func runCheckpoint(ctx context.Context, e *ops.Engine, o checkpointOptions) erro
 	c, err := e.Checkpoint(ctx, o.Name, o.DryRun)
 	if err != nil {
 		if errors.Is(err, session.ErrCheckpointExists) {
-			return refused(err)
+			return clikit.Refused(err)
 		}
-		return refused(fmt.Errorf("checkpoint: %w; nothing was recorded", err))
+		return clikit.Refused(fmt.Errorf("checkpoint: %w; nothing was recorded", err))
 	}
 	if o.DryRun {
 		_, err := fmt.Fprintf(o.Stdout, "would record: [%s] %s\n(dry run: nothing was recorded)\n", e.Session.Name, c.Subject)

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,7 +42,8 @@ func gitEdit(t *testing.T, dir, stdin string, env []string, args ...string) cliR
 
 // Item 1 of issue 15: the README's install line runs verbatim (its `go
 // install` into a fresh GOPATH, its PATH, its `git edit -h`) and prints the
-// help; the test command the README gives is the one CI runs.
+// help; it installs git-edit's companions too (issue 28); the test command
+// the README gives is the one CI runs.
 func TestReadmeSetUp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs the binary")
@@ -53,7 +56,7 @@ func TestReadmeSetUp(t *testing.T) {
 	_, setUp, _ := strings.Cut(readme, "\n## Set up\n")
 	setUp, _, _ = strings.Cut(setUp, "\n## ")
 	install := strings.TrimSuffix(shBlockAfter(t, setUp, "<!-- setup: TestReadmeSetUp"), "\n")
-	if strings.Contains(install, "\n") || !strings.HasPrefix(install, "go install ./cmd/git-edit") || !strings.HasSuffix(install, "git edit -h") {
+	if strings.Contains(install, "\n") || !strings.HasPrefix(install, "go install ./cmd/...") || !strings.HasSuffix(install, "git edit -h") {
 		t.Fatalf("the set-up install line is not one line ending in `git edit -h`:\n%s", install)
 	}
 	goEnv := func(name string) string {
@@ -75,8 +78,10 @@ func TestReadmeSetUp(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%s\nfailed: %v\n%s", install, err, stderr.String())
 	}
-	if _, err := os.Stat(filepath.Join(gopath, "bin", "git-edit")); err != nil {
-		t.Fatalf("the line did not install git-edit into GOPATH/bin: %v", err)
+	for _, p := range gittest.Programs {
+		if _, err := os.Stat(filepath.Join(gopath, "bin", exe(path.Base(p)))); err != nil {
+			t.Fatalf("the line did not install %s into GOPATH/bin: %v", path.Base(p), err)
+		}
 	}
 	if want := runCLI(t, "", "-h").stdout; string(out) != want || !strings.HasPrefix(want, "NAME:\n   git-edit - ") {
 		t.Fatalf("%s printed\n%s\nwant the help\n%s", install, out, want)
@@ -112,7 +117,7 @@ func TestGitOrder(t *testing.T) {
 		{in: "frobnicate a --x", want: "frobnicate a --x"},
 		{in: "log -", want: "log -- -"},
 	} {
-		got, err := gitOrder(cmds, append([]string{"git-edit"}, strings.Fields(tc.in)...))
+		got, err := clikit.GitOrder(cmds, append([]string{"git-edit"}, strings.Fields(tc.in)...))
 		if tc.err != "" {
 			if err == nil || err.Error() != tc.err {
 				t.Errorf("%s: error %v, want %s", tc.in, err, tc.err)
@@ -190,7 +195,7 @@ func TestOptionsAnywhere(t *testing.T) {
 	} {
 		before := gittest.Git(t, dir, "for-each-ref")
 		r := gitEdit(t, dir, `{"command":"view","path":"hex.c"}`, nil, tc.args...)
-		if r.code != exitMisuse || r.stdout != "" || r.stderr != tc.stderr {
+		if r.code != clikit.ExitMisuse || r.stdout != "" || r.stderr != tc.stderr {
 			t.Fatalf("git edit %s: %+v, want exit 2 and stderr %q", strings.Join(tc.args, " "), r, tc.stderr)
 		}
 		if gittest.Git(t, dir, "for-each-ref") != before {
@@ -435,7 +440,7 @@ func TestVersion(t *testing.T) {
 			t.Fatalf("git edit %s: %+v\nwant\n%s", args[0], r, want)
 		}
 	}
-	if r := gitEdit(t, dir, "", nil, "--bogus"); r != (cliResult{exitMisuse, "", "git-edit: flag provided but not defined: -bogus; see git-edit --help\n"}) {
+	if r := gitEdit(t, dir, "", nil, "--bogus"); r != (cliResult{clikit.ExitMisuse, "", "git-edit: flag provided but not defined: -bogus; see git-edit --help\n"}) {
 		t.Fatalf("git edit --bogus: %+v", r)
 	}
 }

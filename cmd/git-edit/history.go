@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/urfave/cli/v2"
 )
@@ -16,12 +17,12 @@ func logCommand() *cli.Command {
 		Name:      "log",
 		Usage:     "list a session's commits, newest first",
 		ArgsUsage: "[PATH...]",
-		Flags: append([]cli.Flag{rootFlag(), historySessionFlag(),
+		Flags: append([]cli.Flag{clikit.RootFlag(), historySessionFlag(),
 			&cli.BoolFlag{Name: "all", Usage: "every session, merged by time"},
 			&cli.IntFlag{Name: "n", Usage: "show at most `N` commits (0: all)"},
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
 		}, reviewFlags()...),
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			ro, err := reviewOptionsOf(c)
 			if err != nil {
@@ -53,7 +54,7 @@ func withReview(c *cli.Context, e *ops.Engine, o reviewOptions, print func(*revi
 	}
 	rv, err := startReview(o, e.Repo, c.App.Writer, c.App.ErrWriter)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	rv.opts = o
 	return rv.finish(print(rv))
@@ -77,7 +78,7 @@ func runLog(rv *review, e *ops.Engine, o logOptions, now time.Time) error {
 	w := rv.w
 	entries, err := e.Log(o.N, o.Paths, o.All)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	if o.JSON {
 		if entries == nil {
@@ -156,9 +157,9 @@ func showCommand() *cli.Command {
 		Name:      "show",
 		Usage:     "print one session commit: its message and its diff",
 		ArgsUsage: "EDIT (a commit id of any session, or SESSION~N)",
-		Flags: append([]cli.Flag{rootFlag(), historySessionFlag(),
+		Flags: append([]cli.Flag{clikit.RootFlag(), historySessionFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON object"}}, reviewFlags()...),
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fmt.Errorf("show takes one EDIT (a commit id from git edit log), got %d arguments", c.NArg())
@@ -184,7 +185,7 @@ func runShow(rv *review, e *ops.Engine, name string, asJSON bool) error {
 	w := rv.w
 	entry, err := e.Show(name, false)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	if asJSON {
 		return writeJSON(w, entry)
@@ -192,7 +193,7 @@ func runShow(rv *review, e *ops.Engine, name string, asJSON bool) error {
 	pt := rv.paint
 	fmt.Fprintf(w, "%s\nSession: %s\nDate:   %s\n\n", pt.yellow("commit "+entry.Commit), entry.Session, entry.Time.Format("Mon Jan 2 15:04:05 2006 -0700"))
 	for _, line := range strings.Split(strings.TrimRight(entry.Message, "\n"), "\n") {
-		fmt.Fprintf(w, "    %s\n", printable(line))
+		fmt.Fprintf(w, "    %s\n", clikit.Printable(line))
 	}
 	return writeChanges(rv, entry.Changes, "\n", ops.FileDiff.Unified)
 }
@@ -238,8 +239,8 @@ func diffCommand() *cli.Command {
 		Name:         "diff",
 		Usage:        "print the session's net change: each path from before the session touched it to the session's tip",
 		ArgsUsage:    "[PATH...]",
-		Flags:        append([]cli.Flag{rootFlag(), historySessionFlag()}, reviewFlags()...),
-		OnUsageError: usageError,
+		Flags:        append([]cli.Flag{clikit.RootFlag(), historySessionFlag()}, reviewFlags()...),
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			ro, err := reviewOptionsOf(c)
 			if err != nil {
@@ -258,7 +259,7 @@ func diffCommand() *cli.Command {
 func runDiff(rv *review, e *ops.Engine, paths []string) error {
 	changes, err := e.NetChanges(paths)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	// The hunks are numbered: `git edit reject --hunk N` takes the numbers.
 	return writeChanges(rv, changes, "", ops.FileDiff.Numbered)

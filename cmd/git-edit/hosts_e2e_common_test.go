@@ -385,7 +385,7 @@ func e2eInstallNPM(t *testing.T, pkg, version string) string {
 type e2eRepo struct {
 	Dir  string // the worktree, symlink-free
 	Home string
-	Bin  string // the directory holding the built git-edit
+	Bin  string // the directory holding the built git-edit and its companions
 	Env  []string
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	toml "github.com/pelletier/go-toml/v2"
@@ -45,14 +46,14 @@ func installCommand(uninstall bool) *cli.Command {
 		Name:      name,
 		Usage:     usage,
 		ArgsUsage: "HOST",
-		Flags: []cli.Flag{rootFlag(),
+		Flags: []cli.Flag{clikit.RootFlag(),
 			&cli.BoolFlag{Name: "user", Usage: "the user's files (under the home directory), not the project's"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the diff of each file, and write nothing"},
 			// Not sessionFlag: the default is the host's name, never
 			// GIT_EDIT_SESSION of the shell install runs in.
 			&cli.StringFlag{Name: "session", Usage: "`NAME` of the session the MCP server and the hooks share (default: the host's name)"},
 		},
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fmt.Errorf("%s takes one HOST: %s", name, hostNames())
@@ -61,10 +62,10 @@ func installCommand(uninstall bool) *cli.Command {
 				Root: c.String("root"), Session: c.String("session"), Stdout: c.App.Writer}
 			var err error
 			if o.Home, err = os.UserHomeDir(); err != nil {
-				return refused(fmt.Errorf("%s: %w", name, err))
+				return clikit.Refused(fmt.Errorf("%s: %w", name, err))
 			}
 			if o.Config, err = os.UserConfigDir(); err != nil {
-				return refused(fmt.Errorf("%s: %w", name, err))
+				return clikit.Refused(fmt.Errorf("%s: %w", name, err))
 			}
 			o.Codex = os.Getenv("CODEX_HOME")
 			return runInstall(o)
@@ -95,10 +96,10 @@ func runInstall(o installOptions) error {
 	if !hc.User || h.UserOnly {
 		r, err := session.OpenRepository(o.Root)
 		if err != nil {
-			return refused(err)
+			return clikit.Refused(err)
 		}
 		if r.Top == "" {
-			return refused(errors.New("a bare repository has no worktree to install into; run install in a worktree, or give --user"))
+			return clikit.Refused(errors.New("a bare repository has no worktree to install into; run install in a worktree, or give --user"))
 		}
 		hc.Top = r.Top
 	}
@@ -106,12 +107,12 @@ func runInstall(o installOptions) error {
 	for _, f := range h.Files(hc) {
 		if !hc.User {
 			if err := insideTop(hc.Top, f.Path); err != nil {
-				return refused(fmt.Errorf("%s: %w; nothing was written", showPath(hc, f.Path), err))
+				return clikit.Refused(fmt.Errorf("%s: %w; nothing was written", showPath(hc, f.Path), err))
 			}
 		}
 		c, same, err := planConfig(hc, f, o.Uninstall)
 		if err != nil {
-			return refused(fmt.Errorf("%s; nothing was written", err))
+			return clikit.Refused(fmt.Errorf("%s; nothing was written", err))
 		}
 		if same != "" {
 			fmt.Fprintln(o.Stdout, same)
@@ -143,7 +144,7 @@ func runInstall(o installOptions) error {
 			}
 		}
 		if err != nil {
-			return refused(err)
+			return clikit.Refused(err)
 		}
 		switch {
 		case c.remove:

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/repo/gittest"
 	"github.com/tailscale/hujson"
 )
@@ -258,7 +259,7 @@ func TestInstallRefusesMalformedFilesAndForeignEntries(t *testing.T) {
 			before := e.snapshot(t)
 			for _, uninstall := range []bool{false, true} {
 				out, err := e.run(t, h.Name, uninstall, false, false)
-				if err == nil || !isRefusal(err) || !strings.Contains(err.Error(), e.showPath(h, bad.Path)+": "+wantErr) || !strings.Contains(err.Error(), "nothing was written") {
+				if err == nil || !clikit.IsRefusal(err) || !strings.Contains(err.Error(), e.showPath(h, bad.Path)+": "+wantErr) || !strings.Contains(err.Error(), "nothing was written") {
 					t.Fatalf("uninstall=%v: %v\n%s", uninstall, err, out)
 				}
 				sameTree(t, "a refused install", before, e.snapshot(t))
@@ -278,7 +279,7 @@ func TestInstallRefusesMalformedFilesAndForeignEntries(t *testing.T) {
 				if h.Name == "claude-desktop" || (len(files) == 1 && !hasKeyed(files)) {
 					continue
 				}
-				if err == nil || !isRefusal(err) || !strings.Contains(err.Error(), "not what install writes") && !strings.Contains(err.Error(), "not as install writes it") {
+				if err == nil || !clikit.IsRefusal(err) || !strings.Contains(err.Error(), "not what install writes") && !strings.Contains(err.Error(), "not as install writes it") {
 					t.Fatalf("uninstall=%v over another session's entry: %v", uninstall, err)
 				}
 				sameTree(t, "a refused install", before, e.snapshot(t))
@@ -309,10 +310,10 @@ func TestInstallCommandLine(t *testing.T) {
 			t.Errorf("install --help does not name %s:\n%s", h.Name, r.stdout)
 		}
 	}
-	if r := runCLI(t, "", "install", "--root", dir, "nosuch"); r.code != exitMisuse || !strings.Contains(r.stderr, `no host "nosuch"; the hosts are `+hostNames()) {
+	if r := runCLI(t, "", "install", "--root", dir, "nosuch"); r.code != clikit.ExitMisuse || !strings.Contains(r.stderr, `no host "nosuch"; the hosts are `+hostNames()) {
 		t.Fatalf("install nosuch: %+v", r)
 	}
-	if r := runCLI(t, "", "install", "--root", dir, "--session", "a/../b", "codex"); r.code != exitMisuse {
+	if r := runCLI(t, "", "install", "--root", dir, "--session", "a/../b", "codex"); r.code != clikit.ExitMisuse {
 		t.Fatalf("install with a bad session name: %+v", r)
 	}
 	if r := runCLI(t, "", "install", "--root", dir, "claude-code"); r.code != 0 || r.stdout != "created .mcp.json\ncreated .claude/settings.json\n" {
@@ -604,7 +605,7 @@ func TestInstallRefusesCommentsWhereTheHostReadsStrictJSON(t *testing.T) {
 			before := e.snapshot(t)
 			for _, uninstall := range []bool{false, true} {
 				out, err := e.run(t, h.Name, uninstall, false, false)
-				if err == nil || !isRefusal(err) || !strings.Contains(err.Error(), e.showPath(h, bad.Path)+": "+tc.want) ||
+				if err == nil || !clikit.IsRefusal(err) || !strings.Contains(err.Error(), e.showPath(h, bad.Path)+": "+tc.want) ||
 					!strings.Contains(err.Error(), "remove it, then run again") || !strings.Contains(err.Error(), "nothing was written") {
 					t.Fatalf("uninstall=%v: %v\n%s", uninstall, err, out)
 				}
@@ -677,7 +678,7 @@ func TestAttackInstallKeepsAHostsWriteBetweenReadAndRename(t *testing.T) {
 			}
 		})
 		out, err := e.run(t, h.Name, false, true, false)
-		if err == nil || !isRefusal(err) || !strings.Contains(err.Error(), "~/.claude.json: another program wrote the file while git-edit was changing it, twice") ||
+		if err == nil || !clikit.IsRefusal(err) || !strings.Contains(err.Error(), "~/.claude.json: another program wrote the file while git-edit was changing it, twice") ||
 			!strings.Contains(err.Error(), "run install again") {
 			t.Fatalf("install: %v\n%s", err, out)
 		}
@@ -772,7 +773,7 @@ func TestAttackInstallWhileAHostKeepsWriting(t *testing.T) {
 		out, err := e.run(t, h.Name, r%2 == 1, true, false)
 		close(stop)
 		<-done
-		if err != nil && !(isRefusal(err) && (strings.Contains(err.Error(), "changing it, twice") || strings.Contains(err.Error(), "not JSON"))) {
+		if err != nil && !(clikit.IsRefusal(err) && (strings.Contains(err.Error(), "changing it, twice") || strings.Contains(err.Error(), "not JSON"))) {
 			t.Fatalf("round %d: %v\n%s", r, err, out)
 		}
 		got, err := os.ReadFile(f.Path)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,16 +160,16 @@ func TestDefaultSessionAndRootIsCurrentDirectory(t *testing.T) {
 	}
 }
 
-// buildBinary builds git-edit once per test run and returns the directory
-// holding it, to put on PATH.
+// buildBinary builds git-edit and its companions (gittest.Programs) once
+// per test run, side by side as `go install ./cmd/...` puts them, and
+// returns the directory holding them, to put on PATH.
 var buildBinary = sync.OnceValues(func() (string, error) {
 	bin, err := os.MkdirTemp("", "git-edit-bin")
 	if err != nil {
 		return "", err
 	}
-	out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "git-edit"), ".").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	if err := gittest.BuildPrograms(bin); err != nil {
+		return "", err
 	}
 	return bin, nil
 })

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/urfave/cli/v2"
 )
@@ -20,11 +21,11 @@ func notesCommand() *cli.Command {
 			"(replacing git-edit's own earlier note; another tool's note is kept unless --force): the one git-edit command that writes\n" +
 			"outside refs/edits/. --dry-run prints the notes instead.",
 		ArgsUsage: "[REV|A..B]",
-		Flags: []cli.Flag{rootFlag(),
+		Flags: []cli.Flag{clikit.RootFlag(),
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print each commit's note (after a line \"commit <id>\") and write nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a note another tool wrote in refs/notes/ai (kept otherwise)"},
 		},
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return fmt.Errorf("notes takes one REV or range A..B, not %d arguments", c.NArg())
@@ -64,7 +65,7 @@ func runNotes(c *cli.Context, e *ops.Engine, spec string, dry, force bool, w io.
 		action, err := e.WriteNote(c.Context, n, force)
 		if err != nil {
 			if errors.Is(err, ops.ErrUnknownRev) {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			return err
 		}

@@ -36,7 +36,7 @@ func TestOriginFromMCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.origin.Model, s.origin.Agent = model, agent
+		s.Origin.Model, s.Origin.Agent = model, agent
 		st, ct := mcp.NewInMemoryTransports()
 		if _, err := s.Connect(context.Background(), st, nil); err != nil {
 			t.Fatal(err)

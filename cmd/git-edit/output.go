@@ -2,33 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/git-edit/git-edit/ops"
 	"github.com/urfave/cli/v2"
 )
-
-// refusedError is a command that was refused: its message goes to stderr
-// and the exit status is 1 (the call command prints JSON instead and
-// returns the bare errRefused).
-type refusedError struct{ err error }
-
-func (r *refusedError) Error() string { return r.err.Error() }
-func (r *refusedError) Unwrap() error { return r.err }
-
-func refused(err error) error { return &refusedError{err} }
-
-// isRefusal reports errors that mean "refused" rather than misuse.
-func isRefusal(err error) bool {
-	var r *refusedError
-	return errors.As(err, &r)
-}
 
 // openEngine opens the repository and session undo, redo or rollback works
 // on (see openHistory). Not being in a repository, or naming a session
@@ -111,49 +93,4 @@ func quotePaths(paths []string) string {
 		quoted[i] = ops.QuotePath(p)
 	}
 	return strings.Join(quoted, ", ")
-}
-
-// printable is s with every control character but newline and tab written
-// as git writes it in a quoted path (\r, \033...): a message or subject
-// may carry a file name an agent made, whose ESC or CR would otherwise
-// drive the person's terminal. Bytes that are not UTF-8 and the C1
-// controls (U+0080 to U+009F, which some terminals obey as ESC [) are
-// written in octal too.
-func printable(s string) string {
-	if !strings.ContainsFunc(s, unsafeRune) && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r != utf8.RuneError || size > 1) && !unsafeRune(r) {
-			b.WriteString(s[i : i+size])
-			i += size
-			continue
-		}
-		for _, c := range []byte(s[i : i+size]) {
-			switch c {
-			case '\a':
-				b.WriteString(`\a`)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\v':
-				b.WriteString(`\v`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\r':
-				b.WriteString(`\r`)
-			default:
-				fmt.Fprintf(&b, "\\%03o", c)
-			}
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// unsafeRune reports a control character a terminal may act on: C0 but
-// newline and tab, DEL, and C1.
-func unsafeRune(r rune) bool {
-	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r < 0xa0
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
@@ -50,7 +51,7 @@ func chooseSession(c *cli.Context, r *session.Repository, stderr io.Writer, quie
 		if write {
 			if err := session.ValidateName(named); err != nil {
 				if errors.Is(err, session.ErrFetched) {
-					return "", refused(err)
+					return "", clikit.Refused(err)
 				}
 				return "", err
 			}
@@ -62,33 +63,33 @@ func chooseSession(c *cli.Context, r *session.Repository, stderr io.Writer, quie
 		// A named session is looked up alone: listing every session would
 		// make each command cost the number of sessions.
 		if ok, err := session.Exists(r, named); err != nil {
-			return "", refused(err)
+			return "", clikit.Refused(err)
 		} else if ok {
 			return named, nil
 		}
 		sums, err := session.Recent(r)
 		if err != nil {
-			return "", refused(err)
+			return "", clikit.Refused(err)
 		}
-		return "", refused(noSession(named, sums, time.Now()))
+		return "", clikit.Refused(noSession(named, sums, time.Now()))
 	}
 	ch, err := session.Choose(r)
 	if err != nil {
-		return "", refused(err)
+		return "", clikit.Refused(err)
 	}
 	if !ch.Exists && !write {
 		sums, err := session.Recent(r)
 		if err != nil {
-			return "", refused(err)
+			return "", clikit.Refused(err)
 		}
-		return "", refused(noSession("", sums, time.Now()))
+		return "", clikit.Refused(noSession("", sums, time.Now()))
 	}
 	if quiet {
 		return ch.Name, nil
 	}
 	refs, err := r.ListRefs(session.RefName(""))
 	if err != nil {
-		return "", refused(err)
+		return "", clikit.Refused(err)
 	}
 	if ch.Name == "default" && (len(refs) == 0 || len(refs) == 1 && refs[0].Name == session.RefName("default")) {
 		return ch.Name, nil // the only session, named default: what the person expects
@@ -168,7 +169,7 @@ func openHistory(c *cli.Context, mode pickMode) (*ops.Engine, error) {
 	default:
 		r, err := session.OpenRepository(c.String("root"))
 		if err != nil {
-			return nil, refused(err)
+			return nil, clikit.Refused(err)
 		}
 		if name, err = chooseSession(c, r, c.App.ErrWriter, mode == pickQuiet, false); err != nil {
 			return nil, err
@@ -184,7 +185,7 @@ func openHistory(c *cli.Context, mode pickMode) (*ops.Engine, error) {
 		if errors.Is(err, session.ErrBadName) {
 			return nil, err
 		}
-		return nil, refused(err)
+		return nil, clikit.Refused(err)
 	}
 	return e, nil
 }

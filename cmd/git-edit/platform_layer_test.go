@@ -15,10 +15,11 @@ import (
 // platformRooms are the packages whose files may call the operating system
 // directly: the platform layer in repo (and the pack index's memory map
 // below it), the commands where one needs a terminal or signals (and the
-// benchmark its peak memory), and the test helpers, which read files'
-// owners (repo/gittest is not linked into git-edit, and cannot ask repo:
-// repo's own tests import it).
-var platformRooms = []string{"repo", "repo/packidx", "repo/gittest", "cmd/git-edit", "cmd/git-edit-bench"}
+// benchmark its peak memory; cmd/internal/clikit names the signals that
+// end git-edit and git-edit-mcp; git-edit runs git-edit-mcp in its place),
+// and the test helpers, which read files' owners (repo/gittest is not
+// linked into git-edit, and cannot ask repo: repo's own tests import it).
+var platformRooms = []string{"repo", "repo/packidx", "repo/gittest", "cmd/git-edit", "cmd/git-edit-bench", "cmd/internal/clikit"}
 
 // osPackages are the imports that reach the operating system's own calls.
 var osPackages = []string{"syscall", "golang.org/x/sys/unix", "golang.org/x/sys/windows"}

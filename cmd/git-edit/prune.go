@@ -12,8 +12,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
@@ -36,14 +38,14 @@ func pruneCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "prune",
 		Usage: "delete sessions (the ref, the read records, the history index): those whose last commit or read is older than a date (git's forms: 2.weeks.ago, 1.month.ago, 2026-11-01, now; or 72h, 14d, 2w), or the sessions named; it prints, before deleting, the command that brings each session back",
-		Flags: []cli.Flag{rootFlag(),
+		Flags: []cli.Flag{clikit.RootFlag(),
 			&cli.StringFlag{Name: "older-than", Usage: "`DATE`: as git gc --prune= takes it (2.weeks.ago, 3.days, 1.month.ago, 2026-11-01, \"2026-11-01 12:00\", now), or a number of hours, days or weeks (72h, 14d, 2w); minutes and months are written out (30.minutes.ago, 1.month.ago)"},
 			// Not sessionFlag: prune must never pick up GIT_EDIT_SESSION.
 			&cli.StringSliceFlag{Name: "session", Usage: "`NAME` of a session to delete, whatever its age, even a broken one (repeatable); with --older-than, a healthy one only if older"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be pruned, and change nothing"},
 			&cli.BoolFlag{Name: "remote", Usage: "for a fetched session named (REMOTE/OWNER/SESSION), delete it on its server too, not only the copy here (git push --force-with-lease: not if its owner pushed since the fetch)"},
 		},
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			o := pruneOptions{Root: c.String("root"), Sessions: c.StringSlice("session"), DryRun: c.Bool("dry-run"), Remote: c.Bool("remote"), Now: time.Now(), Stdout: c.App.Writer}
 			if c.IsSet("older-than") {
@@ -101,14 +103,14 @@ func runPrune(ctx context.Context, o pruneOptions) error {
 	}
 	r, err := session.OpenRepository(o.Root)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	opts.Announce = func(res session.PruneResult) error {
 		return reportPrune(o.Stdout, res, "pruning", o.Now)
 	}
 	res, err := session.Prune(ctx, r, opts)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	if o.DryRun {
 		if err := reportPrune(o.Stdout, res, "would prune", o.Now); err != nil {
@@ -177,20 +179,20 @@ var ErrAmbiguousDate = errors.New("ambiguous unit")
 var (
 	// shortAge is git-edit's own short form: whole hours, days or weeks
 	// (72h, 14d, 2w), and seconds (0s); several add up (1d12h).
-	shortAge  = regexp.MustCompile(`^(?:\d{1,9}[hdws])+$`)
-	shortPart = regexp.MustCompile(`(\d+)([hdws])`)
+	shortAge  = lazyRegexp(`^(?:\d{1,9}[hdws])+$`)
+	shortPart = lazyRegexp(`(\d+)([hdws])`)
 	// mUnit is a number with a unit that starts with m and is not a word
 	// git reads one way (minutes or months spelled out).
-	mUnit = regexp.MustCompile(`(?i)^\d+[ ._-]*(?:m|mo|mon|mos|mons|min|mins|mth|mths)[ ._-]*(?:ago)?$`)
+	mUnit = lazyRegexp(`(?i)^\d+[ ._-]*(?:m|mo|mon|mos|mons|min|mins|mth|mths)[ ._-]*(?:ago)?$`)
 	// gitRelative is git's relative form: 2.weeks.ago, 3.days,
 	// "1 year 2 months ago", with the units spelled out.
-	gitRelative = regexp.MustCompile(`(?i)^(?:\d+[ ._-]*(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)[ .,_-]*)+(?:ago)?$`)
+	gitRelative = lazyRegexp(`(?i)^(?:\d+[ ._-]*(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)[ .,_-]*)+(?:ago)?$`)
 	// gitAbsolute is an ISO date, with a time and a zone if wanted.
-	gitAbsolute = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?: ?(?:Z|[+-]\d{2}:?\d{2}))?)?$`)
+	gitAbsolute = lazyRegexp(`^\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?: ?(?:Z|[+-]\d{2}:?\d{2}))?)?$`)
 	// gitWords are the words git's expiry parser gives a meaning of its
 	// own: now and all (everything), never (nothing); in lower case only,
 	// as git reads them.
-	gitWords = regexp.MustCompile(`^(?:now|all|never)$`)
+	gitWords = lazyRegexp(`^(?:now|all|never)$`)
 )
 
 // parseOlderThan reads --older-than and returns the cutoff: a session whose
@@ -208,13 +210,13 @@ func parseOlderThan(ctx context.Context, s string, now time.Time) (time.Time, er
 	switch {
 	case t == "0":
 		return endOfTime, nil
-	case shortAge.MatchString(t):
+	case shortAge().MatchString(t):
 		return now.Add(-shortDuration(t)), nil
-	case mUnit.MatchString(t):
+	case mUnit().MatchString(t):
 		n := strings.TrimLeft(t, "0123456789")
 		n = t[:len(t)-len(n)]
 		return time.Time{}, fmt.Errorf("--older-than %q: %w: m reads as minutes to some and as months to others; write %s.minutes.ago or %s.months.ago (or %sh, %sd in hours or days)", s, ErrAmbiguousDate, n, n, n, n)
-	case gitAbsolute.MatchString(t) && validDate(t), gitRelative.MatchString(t), gitWords.MatchString(t):
+	case gitAbsolute().MatchString(t) && validDate(t), gitRelative().MatchString(t), gitWords().MatchString(t):
 		return gitExpiryDate(ctx, s, now)
 	}
 	return time.Time{}, fmt.Errorf("--older-than %q is not a date git-edit reads; write it as git gc --prune= does (2.weeks.ago, 3.days, 1.month.ago, 2026-11-01, \"2026-11-01 12:00\", now) or in hours, days or weeks (72h, 14d, 2w)", s)
@@ -228,7 +230,7 @@ func validDate(s string) bool {
 	}
 	// The time of day, if given, must be one: git reads 25:00 or 99:99 as
 	// the date at the current time of day, moving the cutoff by up to a day.
-	clock := validClock.FindStringSubmatch(s[len(time.DateOnly):])
+	clock := validClock().FindStringSubmatch(s[len(time.DateOnly):])
 	if clock == nil {
 		return true
 	}
@@ -242,7 +244,13 @@ func validDate(s string) bool {
 }
 
 // validClock is the time of day in an absolute --older-than.
-var validClock = regexp.MustCompile(`^[ T](\d{1,2}):(\d{2})(?::(\d{2}))?`)
+var validClock = lazyRegexp(`^[ T](\d{1,2}):(\d{2})(?::(\d{2}))?`)
+
+// lazyRegexp is expr compiled at its first use: only prune reads
+// --older-than, so no other command's start pays for these.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // endOfTime is the cutoff of "now" and "all": every session is before it.
 var endOfTime = time.Unix(math.MaxInt64/2, 0)
@@ -253,7 +261,7 @@ var endOfTime = time.Unix(math.MaxInt64/2, 0)
 func shortDuration(s string) time.Duration {
 	const limit = 200 * 365 * 24 * time.Hour
 	var d time.Duration
-	for _, m := range shortPart.FindAllStringSubmatch(s, -1) {
+	for _, m := range shortPart().FindAllStringSubmatch(s, -1) {
 		n, _ := strconv.ParseInt(m[1], 10, 64) // at most 9 digits
 		unit := map[string]time.Duration{"s": time.Second, "h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour}[m[2]]
 		if n >= int64((limit-d)/unit) {
@@ -300,13 +308,13 @@ func gitExpiryDate(ctx context.Context, s string, now time.Time) (time.Time, err
 func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
 	r, err := session.OpenRepository(o.Root)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	var copies []ops.FetchedCopy
 	for _, name := range names {
 		c, err := ops.ReadFetched(r, name)
 		if err != nil {
-			return refused(fmt.Errorf("%w; nothing was pruned", err))
+			return clikit.Refused(fmt.Errorf("%w; nothing was pruned", err))
 		}
 		copies = append(copies, c)
 	}
@@ -319,7 +327,7 @@ func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
 			fmt.Fprintf(o.Stdout, "%s %s on %s (it names %s) and the copy %s here\n", verb, c.ServerRef, c.Remote, c.Tip.String()[:12], c.Ref)
 			if !o.DryRun {
 				if err := ops.PruneRemote(ctx, r, c, stdinIsTerminal()); err != nil {
-					return refused(err)
+					return clikit.Refused(err)
 				}
 			}
 			continue
@@ -328,7 +336,7 @@ func pruneFetched(ctx context.Context, o pruneOptions, names []string) error {
 			verb, c.Ref, c.Tip.String()[:12], c.Remote, c.ServerRef, c.Remote)
 		if !o.DryRun {
 			if err := ops.PruneCopy(r, c); err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/repo/gittest"
 )
 
@@ -254,7 +255,7 @@ func TestPruneOlderThanRefusesAmbiguousAndUnreadable(t *testing.T) {
 		{"2026-11-01 25:00", ""}, {"2026-11-01 12:60", ""}, {"2026-11-01 99:99:99", ""},
 	} {
 		r := runCLI(t, "", "prune", "--root", dir, "--older-than", tc.form)
-		if r.code != exitMisuse || r.stdout != "" {
+		if r.code != clikit.ExitMisuse || r.stdout != "" {
 			t.Errorf("--older-than %q: exit %d, stdout %q, stderr %q; want a refusal", tc.form, r.code, r.stdout, r.stderr)
 			continue
 		}

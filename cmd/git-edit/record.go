@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -46,20 +47,20 @@ func recordCommand() *cli.Command {
 		Name:      "record",
 		Usage:     "record, as one commit of the session, every change on disk it has not recorded (what a shell command or another tool changed): modified, new (untracked, not ignored) and deleted files",
 		ArgsUsage: "[PATH...]",
-		Flags: append([]cli.Flag{rootFlag(), sessionFlag(),
+		Flags: append([]cli.Flag{clikit.RootFlag(), sessionFlag(),
 			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "the commit message, such as the shell command that ran: first line the subject, the rest the body (default: \"record: PATHS changed on disk\")"},
 			&cli.BoolFlag{Name: "before", Usage: "record the changes as yours, a sync commit that undo stops at, not the agent's: run it before an agent's shell command (a PreToolUse hook), so that the record after the command holds only what the command changed"},
 			turnFlag(),
 			&cli.BoolFlag{Name: "all", Usage: "record every change as the command's, even when nothing says it is (without PATHs, -m, --hook-input or a `record --before` before the command, a record of two or more changed paths is refused: your own unrecorded changes may be among them)"},
 			&cli.BoolFlag{Name: "hook-input", Usage: "read an agent host's hook input (JSON, as Claude Code's and Codex's PostToolUse hooks send it) on stdin, and take the message from its tool_input.command (the shell command that ran), or tool_name and tool_input.file_path"},
-		}, originFlags()...),
-		OnUsageError: usageError,
+		}, clikit.OriginFlags()...),
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			name, err := writerSession(c)
 			if err != nil {
 				return err
 			}
-			origin, err := originOf(c)
+			origin, err := clikit.OriginOf(c)
 			if err != nil {
 				return err
 			}
@@ -119,20 +120,20 @@ func runRecord(ctx context.Context, o recordOptions) error {
 		if errors.Is(err, session.ErrBadName) {
 			return err
 		}
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	defer e.Close()
 	res, err := e.Record(ctx, o.Paths, op, subject, body, ops.RecordScope{All: o.All, Named: strings.TrimSpace(msg) != ""})
 	for _, s := range res.Skipped {
-		fmt.Fprintf(o.Stderr, "warning: not recorded: %s: %s\n", ops.QuotePath(s.Path), printable(s.Reason.Error()))
+		fmt.Fprintf(o.Stderr, "warning: not recorded: %s: %s\n", ops.QuotePath(s.Path), clikit.Printable(s.Reason.Error()))
 	}
 	if err != nil {
-		return refused(fmt.Errorf("record: %w; nothing was recorded", err))
+		return clikit.Refused(fmt.Errorf("record: %w; nothing was recorded", err))
 	}
 	for _, sync := range res.Syncs {
 		// Changes not this session's (HEAD's, another session's),
 		// recorded before the command's.
-		fmt.Fprintf(o.Stdout, "[%s %s] %s\n", e.Session.Name, sync.Short(), printable(sync.Subject))
+		fmt.Fprintf(o.Stdout, "[%s %s] %s\n", e.Session.Name, sync.Short(), clikit.Printable(sync.Subject))
 	}
 	if res.Commit.Hash.IsZero() {
 		if len(res.Syncs) > 0 {
@@ -154,7 +155,7 @@ func runRecord(ctx context.Context, o recordOptions) error {
 
 // reportRecord prints what `git commit` prints after committing.
 func reportRecord(w io.Writer, name string, res session.Recorded) error {
-	fmt.Fprintf(w, "[%s %s] %s\n", name, res.Commit.Short(), printable(res.Commit.Subject))
+	fmt.Fprintf(w, "[%s %s] %s\n", name, res.Commit.Short(), clikit.Printable(res.Commit.Subject))
 	ins, dels := 0, 0
 	for _, st := range res.Commit.Meta.Stat {
 		ins, dels = ins+st.Added, dels+st.Removed

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/repo/gittest"
 )
 
@@ -180,8 +181,8 @@ func TestAttackBrokenSessionIsReportedAndPrunable(t *testing.T) {
 			files := gittest.Status(t, dir) + gittest.ReadFile(t, dir, "a.txt") + gittest.ReadFile(t, dir, "b.txt") + gittest.ReadFile(t, dir, "c.txt")
 			refs := allRefs(t, dir)
 			r := runCLI(t, tc.stdin, append([]string{tc.args[0], "--root", dir}, tc.args[1:]...)...)
-			if r.code != exitRefused {
-				t.Fatalf("exit %d, want %d\n%s%s", r.code, exitRefused, r.stdout, r.stderr)
+			if r.code != clikit.ExitRefused {
+				t.Fatalf("exit %d, want %d\n%s%s", r.code, clikit.ExitRefused, r.stdout, r.stderr)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(r.stdout+r.stderr, w) {
@@ -221,7 +222,7 @@ func TestAttackBrokenSessionIsReportedAndPrunable(t *testing.T) {
 
 	// A name that is no session is refused, and nothing is pruned.
 	r = runCLI(t, "", "prune", "--root", dir, "--session", "a", "--session", "nosuch")
-	if r.code != exitRefused || !strings.Contains(r.stderr, `no session "nosuch"`) || gittest.Rev(t, dir, "refs/edits/a") != tipA {
+	if r.code != clikit.ExitRefused || !strings.Contains(r.stderr, `no session "nosuch"`) || gittest.Rev(t, dir, "refs/edits/a") != tipA {
 		t.Fatalf("prune of an unknown session: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 

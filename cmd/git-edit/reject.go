@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/urfave/cli/v2"
 )
@@ -15,9 +16,9 @@ func rejectCommand() *cli.Command {
 		Name:      "reject",
 		Usage:     "take hunks of the session's net change back out of PATH (numbered as git edit diff prints them), as one reject commit that undo takes back",
 		ArgsUsage: "PATH --hunk N [--hunk M...]",
-		Flags: []cli.Flag{rootFlag(), historySessionFlag(), dryRunFlag("reject"),
+		Flags: []cli.Flag{clikit.RootFlag(), historySessionFlag(), dryRunFlag("reject"),
 			&cli.IntSliceFlag{Name: "hunk", Usage: "reject hunk `N` of PATH (as `git edit diff PATH` numbers it); repeat for more"}},
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return fmt.Errorf("reject takes one PATH, got %d arguments; give the hunks with --hunk N (see them numbered with git edit diff PATH)", c.NArg())
@@ -33,7 +34,7 @@ func rejectCommand() *cli.Command {
 			defer e.Close()
 			res, err := e.Reject(c.Context, []ops.HunkPick{{Path: c.Args().First(), Hunks: hunks}}, c.Bool("dry-run"))
 			if err != nil {
-				return refused(explainRevert("reject", err))
+				return clikit.Refused(explainRevert("reject", err))
 			}
 			return reportReject(c.App.Writer, res)
 		},

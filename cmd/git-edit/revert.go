@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
@@ -23,7 +24,7 @@ func undoCommand(redo bool) *cli.Command {
 	if redo {
 		name, usage = "redo", "re-apply what an undo took back, keeping later changes (UNDO, the last undo of PATH, or the session's newest)"
 	}
-	flags := []cli.Flag{rootFlag(), historySessionFlag(), forceFlag(), dryRunFlag(name)}
+	flags := []cli.Flag{clikit.RootFlag(), historySessionFlag(), forceFlag(), dryRunFlag(name)}
 	if !redo {
 		flags = append(flags, &cli.IntFlag{Name: "undo-depth", Usage: "how many edits of one file undo reaches back (0: unlimited); overrides git config edit.undoDepth", DefaultText: undoDepthDefault},
 			&cli.StringFlag{Name: "turn", Usage: "take back every edit of turn `T` still in effect, in one undo commit"})
@@ -33,7 +34,7 @@ func undoCommand(redo bool) *cli.Command {
 		Usage:        usage,
 		ArgsUsage:    "[EDIT | PATH]",
 		Flags:        flags,
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return fmt.Errorf("%s takes at most one EDIT or PATH, got %d", name, c.NArg())
@@ -53,7 +54,7 @@ func undoCommand(redo bool) *cli.Command {
 			}
 			isEdit, err := namesEdit(e, name, arg)
 			if err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			if isEdit {
 				req.Edit = arg
@@ -62,7 +63,7 @@ func undoCommand(redo bool) *cli.Command {
 			}
 			res, err := e.History(c.Context, req)
 			if err != nil {
-				return refused(explainRevert(name, err))
+				return clikit.Refused(explainRevert(name, err))
 			}
 			if err := reportRevert(c.App.Writer, name, res); err != nil {
 				return err
@@ -79,10 +80,10 @@ func rollbackCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "rollback",
 		Usage: "return every path the session touched to its state before the session (or right after EDIT, at CHECKPOINT, or right after TURN's last edit)",
-		Flags: []cli.Flag{rootFlag(), historySessionFlag(), dryRunFlag("rollback"),
+		Flags: []cli.Flag{clikit.RootFlag(), historySessionFlag(), dryRunFlag("rollback"),
 			&cli.BoolFlag{Name: "force", Usage: "discard the person's work too: files changed on disk (recorded first as a sync commit), changes made outside git-edit during the session, and changes committed to HEAD since the session started; all stay in history"},
 			&cli.StringFlag{Name: "to", Usage: "roll back to the state right after `EDIT` (a commit id from git edit log), at a checkpoint (its name), or right after a turn's last edit (its id); turn:T and checkpoint:NAME say which"}},
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fmt.Errorf("rollback takes no arguments; use --to EDIT|CHECKPOINT|TURN to stop there")
@@ -97,7 +98,7 @@ func rollbackCommand() *cli.Command {
 			defer e.Close()
 			res, err := e.History(c.Context, ops.HistoryRequest{Op: ops.HistRollback, To: c.String("to"), Force: c.Bool("force"), DryRun: c.Bool("dry-run")})
 			if err != nil {
-				return refused(explainRevert("rollback", err))
+				return clikit.Refused(explainRevert("rollback", err))
 			}
 			if err := reportRevert(c.App.Writer, "rollback", res); err != nil {
 				return err
@@ -173,7 +174,7 @@ func reportRollback(w io.Writer, name string, res ops.Reverted) error {
 				fmt.Fprintf(w, "  … and %d more (`%s`)\n", len(res.Later)-most, session.Hint(name, "log"))
 				break
 			}
-			fmt.Fprintf(w, "  %s %s\n", c.Short(), printable(c.Subject))
+			fmt.Fprintf(w, "  %s %s\n", c.Short(), clikit.Printable(c.Subject))
 		}
 	}
 	see := ""

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/urfave/cli/v2"
 )
@@ -24,12 +25,12 @@ func reviewHunksCommand() *cli.Command {
 		Name:         "review",
 		Usage:        "walk the session's net change hunk by hunk on a terminal, as git add -p does, keeping or rejecting each; the rejected ones are taken back in one reject commit",
 		ArgsUsage:    "[PATH...]",
-		Flags:        []cli.Flag{rootFlag(), historySessionFlag()},
-		OnUsageError: usageError,
+		Flags:        []cli.Flag{clikit.RootFlag(), historySessionFlag()},
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			in, ok := c.App.Reader.(*os.File)
 			if _, tty := terminalWidth(in); !ok || !tty {
-				return refused(fmt.Errorf("%w: review asks about each hunk on a terminal; nothing was changed. From a script, reject hunks by number with `git edit reject PATH --hunk N` (the numbers `git edit diff` prints)", errNoTerminal))
+				return clikit.Refused(fmt.Errorf("%w: review asks about each hunk on a terminal; nothing was changed. From a script, reject hunks by number with `git edit reject PATH --hunk N` (the numbers `git edit diff` prints)", errNoTerminal))
 			}
 			e, err := openHistory(c, pickSay)
 			if err != nil {
@@ -38,7 +39,7 @@ func reviewHunksCommand() *cli.Command {
 			defer e.Close()
 			rv, err := startReview(reviewOptions{NoPager: true}, e.Repo, c.App.Writer, c.App.ErrWriter)
 			if err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			return runReviewHunks(c, rv, e, bufio.NewReader(in), c.Args().Slice())
 		},
@@ -69,7 +70,7 @@ func runReviewHunks(c *cli.Context, rv *review, e *ops.Engine, in *bufio.Reader,
 	w, p := rv.w, rv.paint
 	tip, files, err := e.ReviewHunks(paths)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	var items []reviewItem
 	for _, f := range files {
@@ -139,7 +140,7 @@ func runReviewHunks(c *cli.Context, rv *review, e *ops.Engine, in *bufio.Reader,
 	}
 	res, err := e.RejectChosen(c.Context, tip, chosen, false)
 	if err != nil {
-		return refused(explainRevert("reject", err))
+		return clikit.Refused(explainRevert("reject", err))
 	}
 	return reportReject(w, res)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
@@ -70,38 +71,38 @@ func sessionsCommand() *cli.Command {
 	return &cli.Command{
 		Name:         "sessions",
 		Usage:        "list every session: with edits (commit and edit counts, paths, base commit, last time), read-only (files read, last read) or broken; then the sessions `git edit fetch` brought from others, named REMOTE/OWNER/SESSION",
-		Flags:        []cli.Flag{rootFlag(), &cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
-		OnUsageError: usageError,
+		Flags:        []cli.Flag{clikit.RootFlag(), &cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			r, err := session.OpenRepository(c.String("root"))
 			if err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			sums, err := session.List(r)
 			if err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			stuck, err := session.StuckLocks(r)
 			if err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			for _, l := range stuck {
 				fmt.Fprintln(c.App.ErrWriter, "warning:", l)
 			}
 			shared, err := session.Shared(r, sums)
 			if err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			// Then the sessions fetched from others, by their names
 			// <remote>/<owner>/<session>.
 			fetched, err := session.Fetched(r)
 			if err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			for _, s := range fetched {
 				sum, err := s.Summarize()
 				if err != nil {
-					return refused(err)
+					return clikit.Refused(err)
 				}
 				sums = append(sums, sum)
 			}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/git-edit/git-edit/ops"
 	"github.com/git-edit/git-edit/repo/session"
 	"github.com/urfave/cli/v2"
@@ -27,7 +28,7 @@ func pushCommand() *cli.Command {
 		Name:      "push",
 		Usage:     "push sessions to the team's git server, as refs/edits/<owner>/<session> (owner: git config edit.owner, else your user.email), in one git push, after checking that nothing it sends is an ignored file or holds a secret",
 		ArgsUsage: "[REMOTE]",
-		Flags: []cli.Flag{rootFlag(),
+		Flags: []cli.Flag{clikit.RootFlag(),
 			// Not historySessionFlag: a push names what it sends, never from the environment alone.
 			&cli.StringSliceFlag{Name: "session", Usage: "`NAME` of a session to push (repeatable)", DefaultText: sessionDefault},
 			&cli.BoolFlag{Name: "all", Usage: "push every session with edits"},
@@ -35,7 +36,7 @@ func pushCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "allow", Usage: "`PATH` the worktree ignores to push knowingly (repeatable)"},
 			&cli.StringSliceFlag{Name: "allow-secret", Usage: "`FINGERPRINT` of a finding to push knowingly, as the refusal prints it (repeatable)"},
 		},
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return fmt.Errorf("push takes one REMOTE, got %d arguments; see git-edit push --help", c.NArg())
@@ -57,13 +58,13 @@ func pushCommand() *cli.Command {
 func runPush(o pushOptions) error {
 	r, err := session.OpenRepository(o.Root)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	switch {
 	case o.All:
 		all, err := session.All(r)
 		if err != nil {
-			return refused(err)
+			return clikit.Refused(err)
 		}
 		for _, s := range all {
 			if tip, err := s.Tip(); err == nil && !tip.IsZero() {
@@ -71,7 +72,7 @@ func runPush(o pushOptions) error {
 			}
 		}
 		if len(o.Push.Sessions) == 0 {
-			return refused(errors.New("no session has edits to push; `git edit sessions` lists them"))
+			return clikit.Refused(errors.New("no session has edits to push; `git edit sessions` lists them"))
 		}
 	case len(o.Push.Sessions) == 0:
 		name, err := o.Pick(r)
@@ -82,7 +83,7 @@ func runPush(o pushOptions) error {
 	}
 	res, err := ops.Push(o.Context, r, o.Push)
 	if err != nil {
-		return refused(err)
+		return clikit.Refused(err)
 	}
 	verb := "pushed"
 	if res.DryRun {
@@ -118,19 +119,19 @@ func fetchCommand() *cli.Command {
 		Name:         "fetch",
 		Usage:        "fetch the sessions on a git server into refs/edits-remote/<remote>/<owner>/<session>, read-only: log, show, diff, blame and sessions read them as --session REMOTE/OWNER/SESSION",
 		ArgsUsage:    "[REMOTE]",
-		Flags:        []cli.Flag{rootFlag()},
-		OnUsageError: usageError,
+		Flags:        []cli.Flag{clikit.RootFlag()},
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return fmt.Errorf("fetch takes one REMOTE, got %d arguments; see git-edit fetch --help", c.NArg())
 			}
 			r, err := session.OpenRepository(c.String("root"))
 			if err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			res, err := ops.Fetch(c.Context, r, ops.FetchOptions{Remote: c.Args().First(), Prompts: stdinIsTerminal()})
 			if err != nil {
-				return refused(err)
+				return clikit.Refused(err)
 			}
 			w := c.App.Writer
 			for _, f := range res.Changed {

@@ -10,10 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// shutdownSignals end a command cleanly: its context is cancelled, so
-// locks are released and nothing is left half done.
-var shutdownSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
-
 // terminalWidth reports whether f is a terminal and, if so, its width in
 // columns (0 when the terminal does not say).
 func terminalWidth(f *os.File) (cols int, isTerminal bool) {

@@ -9,10 +9,6 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// shutdownSignals end a command cleanly: Ctrl-C and Ctrl-Break (and the
-// console closing) arrive as os.Interrupt on Windows; there is no SIGTERM.
-var shutdownSignals = []os.Signal{os.Interrupt}
-
 // terminalWidth reports whether f is a console and, if so, the width of
 // its window in columns.
 func terminalWidth(f *os.File) (cols int, isTerminal bool) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-edit/git-edit/cmd/internal/clikit"
 	"github.com/urfave/cli/v2"
 )
 
@@ -17,7 +18,7 @@ func versionCommand() *cli.Command {
 	return &cli.Command{
 		Name:         "version",
 		Usage:        "print the versions of git-edit, the Go it was built with, and git (as --version does)",
-		OnUsageError: usageError,
+		OnUsageError: clikit.UsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return fmt.Errorf("version takes no arguments, got %q", c.Args().First())

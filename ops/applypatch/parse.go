@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The format's markers, as Codex's parser spells them.
@@ -144,12 +145,12 @@ func patchBody(lines []patchLine, lenient *[]string) (body []patchLine, unified 
 var (
 	// shellLine is a line that only starts a shell command whose argument
 	// follows: "bash -lc", `sh -c '`.
-	shellLine = regexp.MustCompile(`^\s*(?:ba|z|da)?sh\s+-[a-z]*c\s*['"]?\s*$`)
+	shellLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:ba|z|da)?sh\s+-[a-z]*c\s*['"]?\s*$`) })
 	// heredocOpen is a heredoc's first line: anything (a command, such as
 	// "cat" or "apply_patch", maybe after "bash -lc '") but a redirection
 	// (`cat > p.diff <<EOF` writes a file, it applies nothing), then
 	// <<WORD, <<'WORD' or <<"WORD" with matching quotes, and nothing after.
-	heredocOpen = regexp.MustCompile(`^[^*>]*?<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))\s*$`)
+	heredocOpen = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^*>]*?<<-?\s*(?:'(\w+)'|"(\w+)"|(\w+))\s*$`) })
 )
 
 // unwrapShell returns the lines inside a shell heredoc wrapper, after any
@@ -158,13 +159,13 @@ var (
 // the quote or parenthesis that closes the command).
 func unwrapShell(lines []patchLine) ([]patchLine, bool) {
 	i := 0
-	for i < len(lines) && i < 2 && shellLine.MatchString(lines[i].text) {
+	for i < len(lines) && i < 2 && shellLine().MatchString(lines[i].text) {
 		i++
 	}
 	if i >= len(lines) {
 		return lines, false
 	}
-	m := heredocOpen.FindStringSubmatch(lines[i].text)
+	m := heredocOpen().FindStringSubmatch(lines[i].text)
 	if m == nil || len(lines)-i < 3 {
 		return lines, false
 	}
@@ -333,7 +334,7 @@ func (r *reader) parseBody(op FileOp, lines []patchLine, n int) (FileOp, int, er
 
 // unifiedRange is a unified diff's hunk header: "@@ -a,b +c,d @@" and the
 // section text git puts after it.
-var unifiedRange = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@`)
+var unifiedRange = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@`) })
 
 // unifiedStart reports whether lines start a unified diff's file: a "diff
 // --git" line, or a "--- " line followed by a "+++ " line.
@@ -425,7 +426,7 @@ func (r *reader) parseHunk(lines []patchLine, first bool) (Hunk, int, error) {
 		t := lines[n].text
 		if t == bareContextMarker {
 			headers = append(headers, "")
-		} else if unifiedRange.MatchString(t) {
+		} else if unifiedRange().MatchString(t) {
 			if !r.unified {
 				r.numbered++
 			}

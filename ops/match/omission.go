@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ErrOmission: a replacement text has a placeholder line standing for code
@@ -121,10 +122,10 @@ func isPlaceholder(line string) bool {
 		// what it replaces; one without ("# ---") says nothing was left out.
 		return dots
 	}
-	if dots && omissionWord.MatchString(words) && strings.Count(words, " ") < 8 {
+	if dots && omissionWord().MatchString(words) && strings.Count(words, " ") < 8 {
 		return true
 	}
-	for _, re := range omissionPhrases {
+	for _, re := range omissionPhrases() {
 		if re.MatchString(words) {
 			return true
 		}
@@ -134,31 +135,38 @@ func isPlaceholder(line string) bool {
 
 // omissionWord: with an ellipsis, in a short comment (placeholders are:
 // "... rest ...", "// ... existing code ...", "# ... (unchanged)"), one of
-// these words makes a placeholder.
-var omissionWord = regexp.MustCompile(`\b(rest|remaining|unchanged|unmodified|existing|omitted|same|before|above|previous|etc|keep)\b`)
+// these words makes a placeholder. Compiled on first use, so that a
+// process that never checks a placeholder (every git-edit command but the
+// string dialects' calls) does not pay for it at start.
+var omissionWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(rest|remaining|unchanged|unmodified|existing|omitted|same|before|above|previous|etc|keep)\b`)
+})
 
 // codeNoun is what a placeholder says was left out.
 const codeNoun = `(code|file|files|method|methods|function|functions|class|classes|body|implementation|logic|content|contents|lines?|imports?|fields?|props|properties|cases?|tests?|members?|definitions?|functionality|module|component|components|handlers?|helpers?|styles?|config|configuration|settings|sections?|items?|entries|elements?|blocks?|text|html|markup|columns?|rows?|routes?|rules?|steps?|types?|variables?|values?|keys?|options?|exports?|declarations?|statements?|tags?|stuff)`
 
 // omissionPhrases make a placeholder without an ellipsis. Each is anchored
 // so that an ordinary comment that happens to use the words ("the rest of
-// the tests use a helper") is not one.
-var omissionPhrases = []*regexp.Regexp{
-	// "rest of the method", "rest of code", "rest of the file here"
-	regexp.MustCompile(`^(the )?rest of (the |this |that |your |my )?(\w+ )?` + codeNoun + `( (here|omitted|unchanged|as before|as is|follows|goes here))?$`),
-	// "rest of code remains the same", "lines 1-50 remain unchanged",
-	// "previous content from line 1-305 remains exactly the same"
-	regexp.MustCompile(`\b(remains?|remaining|stays?|is|are|kept|left)( exactly| completely| entirely)? (the same|unchanged|unmodified|untouched|as (before|is))$`),
-	// "rest unchanged", "rest remains", "everything else unchanged"
-	regexp.MustCompile(`^(the )?(rest|everything else|remainder)( of \w+( \w+)?)?( (is|are|stays?|remains?))? (unchanged|unmodified|the same|as before|omitted)$`),
-	// "existing code", "other methods here", "unchanged code", "previous
-	// imports", "code omitted for brevity"
-	regexp.MustCompile(`^(\w+ )?(existing|previous|original|other|remaining|unchanged|unmodified|same) ` + codeNoun + `( (here|omitted|unchanged|as before|as is|go here|goes here|remain|remains|stay|stays))?$`),
-	regexp.MustCompile(`^(\w+ )?` + codeNoun + ` (omitted|unchanged|elided|skipped)( for brevity| here)?$`),
-	// "unchanged", "same as before", "as above"
-	regexp.MustCompile(`^(unchanged|(the )?same as (before|above)|as (before|above))$`),
-	// "keep the existing implementation", "keep original code"
-	regexp.MustCompile(`^keep (the |all )?(existing|original|previous|current|other) ` + codeNoun + `( here| as is| unchanged)?$`),
-	// "previous code remains here", "existing tests stay as is"
-	regexp.MustCompile(`^(the )?(existing|previous|original|other) ` + codeNoun + ` (remains?|stays?|goes|go)( here| as is| unchanged)?$`),
-}
+// the tests use a helper") is not one. Compiled on first use, as
+// omissionWord is.
+var omissionPhrases = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		// "rest of the method", "rest of code", "rest of the file here"
+		regexp.MustCompile(`^(the )?rest of (the |this |that |your |my )?(\w+ )?` + codeNoun + `( (here|omitted|unchanged|as before|as is|follows|goes here))?$`),
+		// "rest of code remains the same", "lines 1-50 remain unchanged",
+		// "previous content from line 1-305 remains exactly the same"
+		regexp.MustCompile(`\b(remains?|remaining|stays?|is|are|kept|left)( exactly| completely| entirely)? (the same|unchanged|unmodified|untouched|as (before|is))$`),
+		// "rest unchanged", "rest remains", "everything else unchanged"
+		regexp.MustCompile(`^(the )?(rest|everything else|remainder)( of \w+( \w+)?)?( (is|are|stays?|remains?))? (unchanged|unmodified|the same|as before|omitted)$`),
+		// "existing code", "other methods here", "unchanged code", "previous
+		// imports", "code omitted for brevity"
+		regexp.MustCompile(`^(\w+ )?(existing|previous|original|other|remaining|unchanged|unmodified|same) ` + codeNoun + `( (here|omitted|unchanged|as before|as is|go here|goes here|remain|remains|stay|stays))?$`),
+		regexp.MustCompile(`^(\w+ )?` + codeNoun + ` (omitted|unchanged|elided|skipped)( for brevity| here)?$`),
+		// "unchanged", "same as before", "as above"
+		regexp.MustCompile(`^(unchanged|(the )?same as (before|above)|as (before|above))$`),
+		// "keep the existing implementation", "keep original code"
+		regexp.MustCompile(`^keep (the |all )?(existing|original|previous|current|other) ` + codeNoun + `( here| as is| unchanged)?$`),
+		// "previous code remains here", "existing tests stay as is"
+		regexp.MustCompile(`^(the )?(existing|previous|original|other) ` + codeNoun + ` (remains?|stays?|goes|go)( here| as is| unchanged)?$`),
+	}
+})

@@ -5,13 +5,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/git-edit/git-edit/repo"
 )
 
 // lfsPointer matches a git-lfs pointer file as the spec writes it
 // (version line, oid, size), and captures the sha256 oid.
-var lfsPointer = regexp.MustCompile(`\Aversion https://git-lfs\.github\.com/spec/v1\noid sha256:([0-9a-f]{64})\nsize [0-9]+\n`)
+var lfsPointer = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\Aversion https://git-lfs\.github\.com/spec/v1\noid sha256:([0-9a-f]{64})\nsize [0-9]+\n`)
+})
 
 // lfsContent is what a git-lfs pointer stands for: the object git-lfs
 // keeps in <common dir>/lfs/objects/ (or lfs.storage), which its pre-push hook uploads
@@ -21,7 +24,7 @@ func lfsContent(r *repo.Repo, content []byte) []byte {
 	if len(content) > 1024 || !bytes.HasPrefix(content, []byte("version https://git-lfs")) {
 		return nil
 	}
-	m := lfsPointer.FindSubmatch(content)
+	m := lfsPointer().FindSubmatch(content)
 	if m == nil {
 		return nil
 	}

@@ -16,5 +16,5 @@ func SetConversionsOff(off bool) { conversionsOff = off }
 // pass it.
 func ResealIndex(lines []string) []byte {
 	b := []byte(strings.Join(lines, "\n") + "\n")
-	return fmt.Appendf(b, "crc %08x\n", crc32.Checksum(b, castagnoli))
+	return fmt.Appendf(b, "crc %08x\n", crc32.Checksum(b, castagnoli()))
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -51,8 +52,10 @@ const indexPersistEvery = 8
 
 const indexMagic = "git-edit history index 3"
 
-// castagnoli is the checksum of the index files (CRC-32C).
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the checksum of the index files (CRC-32C), its table made
+// at first use: making it costs every process start a tenth of a
+// millisecond, and most commands never read an index.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // touch is where one path was first and last touched.
 type touch struct {
@@ -158,7 +161,7 @@ func (x *histIndex) loadDisk(s *Session) error {
 	}
 	var last plumbing.Hash
 	copy(last[:], b[len(b)-20:])
-	if last != x.ptip || crc32.Checksum(b, castagnoli) != x.pcrc {
+	if last != x.ptip || crc32.Checksum(b, castagnoli()) != x.pcrc {
 		return errIndexStale
 	}
 	x.disk, x.diskRead = b, true
@@ -293,7 +296,7 @@ const maxIndexLine = 2*20 + 2*40 + 4 + 4*4096 + 2 + 1
 func parseIndex(r io.Reader) (*histIndex, error) {
 	bad := errors.New("malformed history index")
 	x := newIndex()
-	sum := crc32.New(castagnoli)
+	sum := crc32.New(castagnoli())
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxIndexLine)
 	// Lines are split at '\n' only, kept whole, so that the checksum is of
@@ -445,11 +448,11 @@ func (s *Session) persistIndex(x *histIndex) {
 		}
 		ids = append(ids, h[:]...)
 	}
-	pcrc := crc32.Update(0, castagnoli, ids)
+	pcrc := crc32.Update(0, castagnoli(), ids)
 	if from > 0 {
 		// The checksum goes on from the one of the ids on disk (a wrong
 		// prefix stays detected: its bytes do not give that checksum).
-		pcrc = crc32.Update(onDisk.pcrc, castagnoli, ids)
+		pcrc = crc32.Update(onDisk.pcrc, castagnoli(), ids)
 		// Ids past the table on disk were never published; drop them.
 		_, werr := f.WriteAt(ids, int64(from)*20)
 		terr := f.Truncate(int64(x.n) * 20)
@@ -466,7 +469,7 @@ func (s *Session) persistIndex(x *histIndex) {
 		fmt.Fprintf(&b, "%d %s %d %s %s\n", t.first, t.firstHash, t.last, t.lastHash, quotePath(p))
 	}
 	x.writeLabels(&b)
-	fmt.Fprintf(&b, "crc %08x\n", crc32.Checksum(b.Bytes(), castagnoli))
+	fmt.Fprintf(&b, "crc %08x\n", crc32.Checksum(b.Bytes(), castagnoli()))
 	if writeAtomic(dir, s.indexPath(), b.Bytes()) != nil {
 		return
 	}

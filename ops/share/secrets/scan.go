@@ -2,14 +2,16 @@ package secrets
 
 import (
 	"bytes"
-	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"slices"
+	"io"
+	"os/exec"
+	"strings"
 	"sync"
 
-	"github.com/zricethezav/gitleaks/v8/detect"
-	"github.com/zricethezav/gitleaks/v8/report"
+	"github.com/git-edit/git-edit/ops/companion"
 )
 
 // Blob is one file version a push would send: the session and commit that
@@ -39,27 +41,69 @@ type Finding struct {
 	Fingerprint           string
 }
 
-// maxDecodeDepth is how many rounds of decoding (base64, hex, percent
-// encoding) the detector undoes, as gitleaks' own command line does by default.
-const maxDecodeDepth = 5
+// Request is what Scan writes, as JSON, to the standard input of the
+// companion git-edit-secrets, which then reads it to its end.
+type Request struct {
+	Blobs    []Blob
+	Messages []Message
+}
 
-// detector builds gitleaks' detector with its default rules once per
-// process, on first use: building it compiles hundreds of regular
-// expressions. The detector is only read afterwards (Scan never calls
-// AddFinding), so concurrent Scans may share it.
-var detector = sync.OnceValues(func() (*detect.Detector, error) {
-	d, err := detect.NewDetectorDefaultConfig()
+// Response is the companion's answer on its standard output: the findings
+// (Scan's result), or Error, the message of a scan that failed.
+type Response struct {
+	Findings []Finding `json:",omitempty"`
+	Error    string    `json:",omitempty"`
+}
+
+// warm is a companion started ahead of its request by Warm, not yet taken
+// by a Scan; nil when there is none.
+var (
+	warmMu sync.Mutex
+	warm   *process
+)
+
+// process is a running git-edit-secrets waiting for its request.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+}
+
+// start starts the companion, which begins building its detector at once.
+func start() (*process, error) {
+	path, err := companion.Find(companion.Secrets)
 	if err != nil {
-		return nil, fmt.Errorf("secrets: build gitleaks detector: %w", err)
+		return nil, fmt.Errorf("the secret scan before a push runs in a program of its own: %w", err)
 	}
-	d.MaxDecodeDepth = maxDecodeDepth
-	return d, nil
-})
+	p := &process{cmd: exec.Command(path)}
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("%s: %w", companion.Secrets, err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", path, err)
+	}
+	return p, nil
+}
 
-// Warm starts building the detector in the background, so that a caller
-// that will Scan after slower work (asking a server what it has) does not
-// wait for it then. Calling it more than once, or never, is fine.
-func Warm() { go detector() }
+// Warm starts the companion git-edit-secrets in the background, where it
+// builds gitleaks' detector (hundreds of regular expressions), so that a
+// caller that will Scan after slower work (asking a server what it has) does
+// not wait for it then. One started companion is kept for the next Scan;
+// calling Warm again while it waits does nothing. A companion no Scan takes
+// ends when this process does (its standard input closes). Calling Warm
+// never is fine; a companion that cannot be started is Scan's to report.
+func Warm() {
+	warmMu.Lock()
+	defer warmMu.Unlock()
+	if warm != nil {
+		return
+	}
+	if p, err := start(); err == nil {
+		warm = p
+	}
+}
 
 // Scan returns the secrets in blobs and messages, in a stable order
 // (session, commit, path, line, rule). Each blob is scanned whole, so that a
@@ -75,104 +119,63 @@ func Warm() { go detector() }
 // content included, since the whole file is the secret. A non-nil, empty
 // Added means the commit adds no line of the blob, so nothing else in it
 // counts. Identical findings are reported once.
+//
+// The scan runs in the companion program git-edit-secrets (see package
+// companion for where it is found; package scanner is the scan itself),
+// which takes the request as JSON on its standard input and answers on its
+// standard output. Without the companion Scan fails, saying which program
+// is missing and how to install it: a push is never sent unchecked.
 func Scan(ctx context.Context, blobs []Blob, messages []Message) ([]Finding, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d, err := detector()
+	warmMu.Lock()
+	p := warm
+	warm = nil
+	warmMu.Unlock()
+	if p == nil {
+		var err error
+		if p, err = start(); err != nil {
+			return nil, err
+		}
+	}
+	stop := context.AfterFunc(ctx, func() { p.cmd.Process.Kill() })
+	defer stop()
+	req, err := json.Marshal(Request{Blobs: blobs, Messages: messages})
 	if err != nil {
-		return nil, err
+		p.cmd.Process.Kill()
+		p.cmd.Wait()
+		return nil, fmt.Errorf("%s: encoding the request: %w", companion.Secrets, err)
 	}
-	var out []Finding
-	for _, b := range blobs {
-		text, ok := textOf(b.Content)
-		if !ok || b.Added != nil && len(b.Added) == 0 {
-			text = "" // only rules on the path alone can match
-		}
-		found := d.DetectContext(ctx, detect.Fragment{
-			Raw:       text,
-			FilePath:  b.Path,
-			CommitSHA: b.Commit,
-			StartLine: 1,
-		})
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		for _, f := range found {
-			if !meets(f, b.Added) {
-				continue
-			}
-			out = append(out, newFinding(b.Session, b.Commit, b.Path, f))
-		}
+	// The companion reads the whole request before it writes anything,
+	// so writing it all, then waiting, cannot deadlock.
+	_, werr := p.stdin.Write(req)
+	cerr := p.stdin.Close()
+	err = p.cmd.Wait()
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
 	}
-	for _, m := range messages {
-		found := d.DetectContext(ctx, detect.Fragment{
-			Raw:       m.Text,
-			CommitSHA: m.Commit,
-			StartLine: 1,
-		})
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		for _, f := range found {
-			out = append(out, newFinding(m.Session, m.Commit, "", f))
-		}
+	if err != nil {
+		return nil, fmt.Errorf("%s failed: %w%s", p.cmd.Path, err, said(&p.stderr))
 	}
-	slices.SortFunc(out, compareFindings)
-	return slices.Compact(out), nil
+	if werr != nil || cerr != nil {
+		return nil, fmt.Errorf("%s: writing the request: %w", p.cmd.Path, errors.Join(werr, cerr))
+	}
+	var resp Response
+	if err := json.Unmarshal(p.stdout.Bytes(), &resp); err != nil {
+		return nil, fmt.Errorf("%s answered what is not a response: %w%s", p.cmd.Path, err, said(&p.stderr))
+	}
+	if resp.Error != "" {
+		return nil, errors.New(resp.Error)
+	}
+	return resp.Findings, nil
 }
 
-// textOf returns content as text to scan, and false for binary content.
-// Content is binary, as git decides, when its first 8000 bytes hold a NUL;
-// UTF-16 text (which holds NULs) is recognised first and decoded.
-func textOf(content []byte) (string, bool) {
-	head := content[:min(len(content), 8000)]
-	if bytes.IndexByte(head, 0) < 0 && !hasUTF16BOM(content) {
-		return string(content), true
+// said is what the companion wrote on its standard error, as the end of a
+// message ("" when it wrote nothing).
+func said(stderr *bytes.Buffer) string {
+	if s := strings.TrimSpace(stderr.String()); s != "" {
+		return ": " + s
 	}
-	return decodeUTF16(content)
-}
-
-// meets reports whether the finding's line span [StartLine, EndLine] meets
-// one of added; nil added means every line is added. A finding without a
-// line (a rule that matches the path alone) always counts.
-func meets(f report.Finding, added []LineRange) bool {
-	if added == nil || f.StartLine <= 0 {
-		return true
-	}
-	last := max(f.EndLine, f.StartLine)
-	for _, r := range added {
-		if r.First <= last && f.StartLine <= r.Last {
-			return true
-		}
-	}
-	return false
-}
-
-// newFinding makes a Finding of gitleaks' finding f in path ("" for a
-// commit message) of commit in session.
-func newFinding(session, commit, path string, f report.Finding) Finding {
-	line := max(f.StartLine, 1)
-	return Finding{
-		Session:     session,
-		Commit:      commit,
-		Path:        path,
-		Line:        line,
-		Rule:        f.RuleID,
-		Description: f.Description,
-		Fingerprint: fmt.Sprintf("%s:%s:%s:%d", commit, path, f.RuleID, line),
-	}
-}
-
-// compareFindings orders findings by session, commit, path, line, rule,
-// then description, so that equal findings end up next to each other.
-func compareFindings(a, b Finding) int {
-	return cmp.Or(
-		cmp.Compare(a.Session, b.Session),
-		cmp.Compare(a.Commit, b.Commit),
-		cmp.Compare(a.Path, b.Path),
-		cmp.Compare(a.Line, b.Line),
-		cmp.Compare(a.Rule, b.Rule),
-		cmp.Compare(a.Description, b.Description),
-	)
+	return ""
 }

@@ -1,4 +1,4 @@
-package main
+package clikit
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// gitOrder moves a command's options in front of its operands, so that
+// GitOrder moves a command's options in front of its operands, so that
 // options go anywhere among the arguments, as git takes them: `git edit log
 // strbuf.c -n 1 --session agent2`. urfave/cli v2 parses with Go's flag
 // package, which stops at the first operand and would take every later
@@ -26,7 +26,7 @@ import (
 // argument is not a command is returned unchanged. An option that needs a
 // value and ends the line is an error (the parser would otherwise take the
 // "--" before the operands for its value).
-func gitOrder(commands []*cli.Command, args []string) ([]string, error) {
+func GitOrder(commands []*cli.Command, args []string) ([]string, error) {
 	if len(args) < 3 {
 		return args, nil
 	}

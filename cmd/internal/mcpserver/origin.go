@@ -1,35 +1,12 @@
-package main
+package mcpserver
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	gesession "github.com/git-edit/git-edit/repo/session"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/urfave/cli/v2"
 )
-
-// originFlags are --model and --agent of the commands that record edits
-// (call, record, mcp): the model and the agent program the host runs,
-// recorded on each edit as Edit-Model and Edit-Agent.
-func originFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "model", EnvVars: []string{"GIT_EDIT_MODEL"},
-			Usage: "record the edits as made by model `ID` (such as claude-sonnet-4-5; trailer Edit-Model), so that blame, notes and Agent Trace records name it"},
-		&cli.StringFlag{Name: "agent", EnvVars: []string{"GIT_EDIT_AGENT"},
-			Usage: "record the edits as made by agent program `NAME` (\"<name> <version>\", such as \"claude-code 2.1.3\"; trailer Edit-Agent); mcp, when not given, records the client's name and version from its initialize request"},
-	}
-}
-
-// originOf is --model and --agent, checked.
-func originOf(c *cli.Context) (gesession.Origin, error) {
-	o := gesession.Origin{Model: c.String("model"), Agent: c.String("agent")}
-	if err := gesession.ValidateOrigin(o); err != nil {
-		return gesession.Origin{}, fmt.Errorf("--model/--agent: %w", err)
-	}
-	return o, nil
-}
 
 // Keys, in a tools/call request's _meta, of the model and the agent
 // program that make the call's edit: a host that knows its model sends it

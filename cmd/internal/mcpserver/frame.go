@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 // The MCP server reads newline-delimited JSON-RPC from stdin. The SDK's IO
 // transport ends the whole connection on the first message it cannot
@@ -37,23 +37,23 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// maxLineBytes bounds one line on the server's stdin, its newline not
+// MaxLineBytes bounds one line on the server's stdin, its newline not
 // counted: the largest arguments the engine takes (ops.MaxArgsBytes)
 // plus 1 MiB for the JSON-RPC and MCP envelope around them. A longer line
 // is read and dropped without being held, and answered with -32600.
-const maxLineBytes = ops.MaxArgsBytes + 1<<20
+const MaxLineBytes = ops.MaxArgsBytes + 1<<20
 
-// tokenPrefix starts every id the guard hands the SDK. Every request id a
+// TokenPrefix starts every id the guard hands the SDK. Every request id a
 // client sends is replaced by a fresh token, so a client's own string id
 // never reaches the SDK as an id and cannot be mistaken for a token.
-const tokenPrefix = "git-edit-id:"
+const TokenPrefix = "git-edit-id:"
 
 // guardedStdio is an mcp.Transport over in and out (the server's stdin and
 // stdout) that survives malformed input: see frameGuard.
 type guardedStdio struct {
 	in    io.Reader
 	out   io.Writer
-	limit int       // longest line accepted, in bytes; see maxLineBytes
+	limit int       // longest line accepted, in bytes; see MaxLineBytes
 	notes io.Writer // where a reply the guard does not send is told (stderr); nil: nowhere
 }
 
@@ -318,7 +318,7 @@ func (g *frameGuard) track(id json.RawMessage, method string) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.seq++
-	token := tokenPrefix + strconv.FormatUint(g.seq, 10)
+	token := TokenPrefix + strconv.FormatUint(g.seq, 10)
 	g.pending[token] = &clientID{raw: bytes.Clone(id), key: idKey(id), method: method}
 	return token
 }
@@ -399,18 +399,18 @@ func (g *frameGuard) restoreID(line []byte) []byte {
 		g.asked[idKey(id)] = bytes.Clone(id)
 		return line
 	}
-	if !bytes.Contains(line, []byte(tokenPrefix)) {
+	if !bytes.Contains(line, []byte(TokenPrefix)) {
 		return line
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	var token string
-	idIsToken := !isRequest && hasID && jsonKind(id) == "string" && json.Unmarshal(id, &token) == nil && strings.HasPrefix(token, tokenPrefix)
+	idIsToken := !isRequest && hasID && jsonKind(id) == "string" && json.Unmarshal(id, &token) == nil && strings.HasPrefix(token, TokenPrefix)
 	// Beyond the id, only a line that names a token again can refer to a
 	// request (most lines are tool results, walked no further). A
 	// response's own _meta may name its request (a listen's result), so
 	// the references are mapped while the token is still known.
-	if idIsToken && bytes.Count(line, []byte(tokenPrefix)) > 1 || !idIsToken {
+	if idIsToken && bytes.Count(line, []byte(TokenPrefix)) > 1 || !idIsToken {
 		for _, key := range []string{"params", "result"} {
 			if v, ok := ms.get(key); ok && jsonKind(v) == "object" {
 				ms.set(key, g.restoreRefs(v, key == "params"))

@@ -1,0 +1,31 @@
+package gittest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+)
+
+// Programs are the import paths of every program a git-edit installation
+// has: git-edit and its companions (see ops/companion), all of which
+// `go install ./cmd/...` installs side by side.
+var Programs = []string{
+	"github.com/git-edit/git-edit/cmd/git-edit",
+	"github.com/git-edit/git-edit/cmd/git-edit-mcp",
+	"github.com/git-edit/git-edit/cmd/git-edit-secrets",
+}
+
+// BuildPrograms builds the programs pkgs (import paths of this module's
+// commands; Programs when none are given) into dir with `go build -o`, as
+// `go install` would lay them out: side by side, named for their folders.
+// It runs inside this module, so tests of any of its packages can call it.
+func BuildPrograms(dir string, pkgs ...string) error {
+	if len(pkgs) == 0 {
+		pkgs = Programs
+	}
+	cmd := exec.Command("go", append([]string{"build", "-o", dir + string(os.PathSeparator)}, pkgs...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %v: %w\n%s", pkgs, err, out)
+	}
+	return nil
+}
