@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
-	gsync "github.com/go-git/go-git/v5/utils/sync"
 )
 
 // maxChain bounds a delta chain. Git writes chains of at most 4095
@@ -166,12 +165,12 @@ func parseEntry(d []byte, off int64) (entry, error) {
 // that the zlib stream holds exactly the size the header gave.
 func inflate(d []byte, e entry) ([]byte, error) {
 	end := int64(len(d)) - hashLen
-	z, err := gsync.GetZlibReader(bytes.NewReader(d[e.dataAt:end]))
+	z, done, err := getZlibReader(bytes.NewReader(d[e.dataAt:end]))
 	if err != nil {
 		return nil, fmt.Errorf("%w: object at %d: %w", ErrCorrupt, e.off, err)
 	}
-	defer gsync.PutZlibReader(z)
-	return readExactly(z.Reader, e.size, e.off)
+	defer done()
+	return readExactly(z, e.size, e.off)
 }
 
 // eagerAlloc is how much of an object's claimed size readExactly allocates

@@ -27,7 +27,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	gsync "github.com/go-git/go-git/v5/utils/sync"
 )
 
 // maxAlternateDepth is how deep alternates of alternates are followed, as
@@ -325,15 +324,15 @@ func (s *Store) readLoose(h plumbing.Hash) (plumbing.ObjectType, []byte, error) 
 		return 0, nil, fmt.Errorf("read %s: %w", h, err)
 	}
 	br := bufio.NewReaderSize(f, 32<<10)
-	z, err := gsync.GetZlibReader(br)
+	z, done, err := getZlibReader(br)
 	if err != nil {
 		return 0, nil, fmt.Errorf("loose object %s: %w: %w", h, ErrCorrupt, err)
 	}
-	defer gsync.PutZlibReader(z)
+	defer done()
 	var hdr [32]byte
 	n := 0
 	for ; n < len(hdr); n++ {
-		if _, err := io.ReadFull(z.Reader, hdr[n:n+1]); err != nil {
+		if _, err := io.ReadFull(z, hdr[n:n+1]); err != nil {
 			return 0, nil, fmt.Errorf("loose object %s: %w: header: %w", h, ErrCorrupt, err)
 		}
 		if hdr[n] == 0 {
@@ -349,7 +348,7 @@ func (s *Store) readLoose(h plumbing.Hash) (plumbing.ObjectType, []byte, error) 
 	if err != nil || serr != nil || sz < 0 || typ.IsDelta() || sz > fi.Size()*1100+64 {
 		return 0, nil, fmt.Errorf("loose object %s: %w: bad header %q", h, ErrCorrupt, hdr[:n])
 	}
-	b, err := readExactly(z.Reader, sz, 0)
+	b, err := readExactly(z, sz, 0)
 	if err != nil {
 		return 0, nil, fmt.Errorf("loose object %s: %w", h, err)
 	}
