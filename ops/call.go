@@ -61,11 +61,7 @@ func dryRunSchemaOf(t dialect.Tool) (string, bool) {
 	}
 	var d dryRunSchema
 	if !t.ReadOnly() {
-		if d.schema, d.ok = withDryRun(t.Schema); d.ok {
-			if st, ok := withProperty(d.schema, "turn", turnProperty); ok {
-				d.schema = st
-			}
-		}
+		d.schema, d.ok = withProperties(t.Schema, property{"dry_run", dryRunProperty}, property{"turn", turnProperty})
 	}
 	dryRunSchemas.Store(t.Name, d)
 	return d.schema, d.ok
@@ -83,13 +79,19 @@ func schemaOf(t dialect.Tool) string {
 // keeping the rest byte for byte; ok is false when schema has no
 // properties object or declares dry_run already.
 func withDryRun(schema string) (string, bool) {
-	return withProperty(schema, "dry_run", dryRunProperty)
+	return withProperties(schema, property{"dry_run", dryRunProperty})
 }
 
-// withProperty adds prop, the member key as written in a schema, as the
-// last of schema's properties, keeping the rest byte for byte; ok is
-// false when schema has no properties object or declares key already.
-func withProperty(schema, key, prop string) (string, bool) {
+// property is a member of a schema's properties: its key, and the member
+// as written.
+type property struct{ key, member string }
+
+// withProperties adds props, in order, as the last of schema's
+// properties, keeping the rest byte for byte, in one reading of the
+// schema; a property the schema declares already is left out. ok is false
+// when schema has no properties object or declares the first of props
+// already.
+func withProperties(schema string, props ...property) (string, bool) {
 	members, ok := objectMembers([]byte(schema))
 	if !ok {
 		return schema, false
@@ -98,18 +100,25 @@ func withProperty(schema, key, prop string) (string, bool) {
 		if m.key != "properties" {
 			continue
 		}
-		props, ok := objectMembers(m.value)
-		if !ok || slices.ContainsFunc(props, func(p member) bool { return p.key == key }) {
+		have, ok := objectMembers(m.value)
+		declared := func(key string) bool { return slices.ContainsFunc(have, func(p member) bool { return p.key == key }) }
+		if !ok || len(props) == 0 || declared(props[0].key) {
 			return schema, false
+		}
+		var added []string
+		for _, p := range props {
+			if !declared(p.key) {
+				added = append(added, p.member)
+			}
 		}
 		// m.value ends with the properties' closing brace.
 		end := m.end - 1
 		body := bytes.TrimRight([]byte(schema[:end]), " \t\r\n")
 		sep := ",\n    "
-		if len(props) == 0 {
+		if len(have) == 0 {
 			sep = ""
 		}
-		return string(body) + sep + prop + "\n  " + schema[end:], true
+		return string(body) + sep + strings.Join(added, ",\n    ") + "\n  " + schema[end:], true
 	}
 	return schema, false
 }
