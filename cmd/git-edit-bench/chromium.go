@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -150,27 +149,7 @@ func withEdit(s treeShape) treeShape {
 // `git fast-import`: one pack, no loose objects, no checkout (cloneTree
 // checks a copy out).
 func generateTree(dir string, s treeShape) error {
-	if _, err := packtest.Git("", nil, "init", "-q", "-b", "main", dir); err != nil {
-		return err
-	}
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir = dir
-	cmd.Env = packtest.Env()
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
-	var errb strings.Builder
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	werr := writeTree(in, s)
-	cerr := in.Close()
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("git fast-import: %w: %s", err, strings.TrimSpace(errb.String()))
-	}
-	return errors.Join(werr, cerr)
+	return fastImport(dir, nil, func(w io.Writer) error { return writeTree(w, s) })
 }
 
 // writeTree writes the fast-import stream of shape s to w: one commit of

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -52,10 +53,23 @@ var exts = []string{".c", ".c", ".c", ".h", ".h", ".sh", ".txt", ".adoc", ".pl",
 // which must not exist or be empty, by streaming the shape's history into
 // `git fast-import`: one pack, no loose objects.
 func generateShaped(dir string, s shape) error {
+	err := fastImport(dir, []string{"--depth=50"}, func(w io.Writer) error { return writeShaped(w, s) })
+	if err != nil {
+		return err
+	}
+	_, err = packtest.Git(dir, nil, "reset", "-q", "--hard", "main")
+	return err
+}
+
+// fastImport makes a repository in dir (which must not exist or be empty),
+// branch main, and streams into `git fast-import --quiet` (with args) what
+// write writes: one pack, no loose objects, nothing checked out. The error
+// is git's, else write's.
+func fastImport(dir string, args []string, write func(io.Writer) error) error {
 	if _, err := packtest.Git("", nil, "init", "-q", "-b", "main", dir); err != nil {
 		return err
 	}
-	cmd := exec.Command("git", "fast-import", "--quiet", "--depth=50")
+	cmd := exec.Command("git", append([]string{"fast-import", "--quiet"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = packtest.Env()
 	in, err := cmd.StdinPipe()
@@ -67,19 +81,12 @@ func generateShaped(dir string, s shape) error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	werr := writeShaped(in, s)
+	werr := write(in)
 	cerr := in.Close()
 	if err := cmd.Wait(); err != nil {
 		return fmt.Errorf("git fast-import: %w: %s", err, strings.TrimSpace(errb.String()))
 	}
-	if werr != nil {
-		return werr
-	}
-	if cerr != nil {
-		return cerr
-	}
-	_, err = packtest.Git(dir, nil, "reset", "-q", "--hard", "main")
-	return err
+	return errors.Join(werr, cerr)
 }
 
 // writeShaped writes the fast-import stream of shape s to w.

@@ -34,51 +34,41 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	app := &cli.App{
-		Name:      "git-edit",
-		Usage:     "edit files in a git repository for coding agents, recording every edit on refs/edits/<session>",
-		Reader:    stdin,
-		Writer:    stdout,
-		ErrWriter: stderr,
-		// Exit statuses are decided in run, never by os.Exit inside the library.
-		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError:   clikit.UsageError,
-		// --version is git-edit's own, printing the go and git versions too.
-		HideVersion: true,
-		Flags:       []cli.Flag{&cli.BoolFlag{Name: "version", Usage: "print the versions of git-edit, the Go it was built with, and git"}},
-		Commands: []*cli.Command{
-			callCommand(),
-			logCommand(),
-			showCommand(),
-			diffCommand(),
-			blameCommand(),
-			notesCommand(),
-			reviewHunksCommand(),
-			rejectCommand(),
-			undoCommand(false),
-			undoCommand(true),
-			rollbackCommand(),
-			checkpointCommand(),
-			recordCommand(),
-			sessionsCommand(),
-			pruneCommand(),
-			pushCommand(),
-			fetchCommand(),
-			installCommand(false),
-			installCommand(true),
-			mcpCommand(),
-			toolsCommand(),
-			versionCommand(),
-		},
-		Action: func(c *cli.Context) error {
-			if c.Bool("version") {
-				return runVersion(c.Context, c.App.Writer)
-			}
-			if c.NArg() > 0 {
-				return fmt.Errorf("unknown command %q; see git-edit --help", c.Args().First())
-			}
-			return cli.ShowAppHelp(c)
-		},
+	app := clikit.NewApp(stdin, stdout, stderr) // exit statuses are decided in run
+	// --version is git-edit's own, printing the go and git versions too.
+	app.Flags = []cli.Flag{&cli.BoolFlag{Name: "version", Usage: "print the versions of git-edit, the Go it was built with, and git"}}
+	app.Commands = []*cli.Command{
+		callCommand(),
+		logCommand(),
+		showCommand(),
+		diffCommand(),
+		blameCommand(),
+		notesCommand(),
+		reviewHunksCommand(),
+		rejectCommand(),
+		undoCommand(false),
+		undoCommand(true),
+		rollbackCommand(),
+		checkpointCommand(),
+		recordCommand(),
+		sessionsCommand(),
+		pruneCommand(),
+		pushCommand(),
+		fetchCommand(),
+		installCommand(false),
+		installCommand(true),
+		mcpCommand(),
+		toolsCommand(),
+		versionCommand(),
+	}
+	app.Action = func(c *cli.Context) error {
+		if c.Bool("version") {
+			return runVersion(c.Context, c.App.Writer)
+		}
+		if c.NArg() > 0 {
+			return fmt.Errorf("unknown command %q; see git-edit --help", c.Args().First())
+		}
+		return cli.ShowAppHelp(c)
 	}
 	clikit.QuietSwitches(app.Flags)
 	for _, c := range app.Commands {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"testing"
 )
 
 // Programs are the import paths of every program a git-edit installation
@@ -28,4 +29,23 @@ func BuildPrograms(dir string, pkgs ...string) error {
 		return fmt.Errorf("go build %v: %w\n%s", pkgs, err, out)
 	}
 	return nil
+}
+
+// RunWithPrograms is a TestMain's body for tests that run companion
+// programs: it builds pkgs into a new temporary directory, sets the
+// environment variable env (such as GIT_EDIT_EXEC_PATH) to it, runs the
+// tests and removes the directory, and returns the exit status for
+// os.Exit: m.Run's, or 1 (with why on stderr) when the build failed.
+func RunWithPrograms(m *testing.M, env string, pkgs ...string) int {
+	dir, err := os.MkdirTemp("", "git-edit-programs")
+	if err == nil {
+		err = BuildPrograms(dir, pkgs...)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv(env, dir)
+	return m.Run()
 }

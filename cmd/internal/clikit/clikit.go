@@ -24,6 +24,24 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// NewApp is the command line both programs start from: git-edit's name
+// and usage, the streams injected (tests run commands in process), exit
+// statuses left to the caller (never os.Exit inside the library), usage
+// errors worded as git-edit words them (UsageError), and no --version of
+// the library's. The caller adds its commands and flags.
+func NewApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:           "git-edit",
+		Usage:          "edit files in a git repository for coding agents, recording every edit on refs/edits/<session>",
+		Reader:         stdin,
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   UsageError,
+		HideVersion:    true,
+	}
+}
+
 // Version is git-edit's version: what the MCP server reports as its
 // implementation version and Agent Trace records name.
 const Version = "0.1.0"

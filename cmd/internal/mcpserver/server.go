@@ -36,18 +36,8 @@ import (
 // options anywhere among the arguments, help and refusals on stderr, 0, 1
 // (refused) or 2 (misuse). Streams are injected so tests serve in process.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := &cli.App{
-		Name:      "git-edit",
-		Usage:     "edit files in a git repository for coding agents, recording every edit on refs/edits/<session>",
-		Reader:    stdin,
-		Writer:    stdout,
-		ErrWriter: stderr,
-		// Exit statuses are decided here, never by os.Exit inside the library.
-		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError:   clikit.UsageError,
-		HideVersion:    true,
-		Commands:       []*cli.Command{Command()},
-	}
+	app := clikit.NewApp(stdin, stdout, stderr) // exit statuses are decided here
+	app.Commands = []*cli.Command{Command()}
 	for _, c := range app.Commands {
 		clikit.QuietSwitches(c.Flags)
 	}

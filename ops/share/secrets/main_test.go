@@ -3,7 +3,6 @@ package secrets
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -16,18 +15,7 @@ import (
 // points Scan at it: the scan tests go through the companion and its
 // protocol, as a push does.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "git-edit-secrets-bin")
-	if err == nil {
-		err = gittest.BuildPrograms(dir, "github.com/git-edit/git-edit/cmd/git-edit-secrets")
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv(companion.EnvExecPath, dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(gittest.RunWithPrograms(m, companion.EnvExecPath, "github.com/git-edit/git-edit/cmd/git-edit-secrets"))
 }
 
 // Without the companion, Scan refuses, naming it and how to install it:
