@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
@@ -20,9 +21,10 @@ const maxChain = 10000
 // pack is one pack in objects/pack: its index, mapped on first lookup, and
 // the pack itself, mapped on first read.
 type pack struct {
-	base string // path without ".idx" / ".pack"
-	idx  *Index
-	m    *mapping
+	base  string    // path without ".idx" / ".pack"
+	mtime time.Time // the index's, when listed: newer packs are asked first
+	idx   *Index
+	m     *mapping
 }
 
 func (p *pack) index() (*Index, error) {

@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,7 +43,8 @@ type Store struct {
 
 	mu      sync.Mutex
 	scanned bool    // packs is objects/pack as last listed
-	packs   []*pack // in name order
+	packs   []*pack // newest first (see scan)
+	lastHit *pack   // the pack the last found object was in: asked first
 	alts    []*Store
 	altsOK  bool // alts read from objects/info/alternates
 	cache   lru
@@ -112,7 +114,7 @@ func (s *Store) Close() error {
 	for _, a := range s.alts {
 		errs = append(errs, a.Close())
 	}
-	s.packs, s.alts, s.cache = nil, nil, lru{budget: cacheBudget}
+	s.packs, s.alts, s.cache, s.lastHit = nil, nil, lru{budget: cacheBudget}, nil
 	s.scanned, s.altsOK = false, false
 	return errors.Join(errs...)
 }
@@ -182,7 +184,23 @@ func (s *Store) findPacked(h plumbing.Hash) (*pack, error) {
 	if err := s.scan(); err != nil {
 		return nil, err
 	}
-	for _, p := range s.packs {
+	// The pack of the last hit first, then newest first, as git orders
+	// them: an operation reads mostly its own session's objects (in
+	// git-edit's small new packs) or the person's (in their one large
+	// pack); each index asked in vain costs a binary search whose pages a
+	// new process has not touched yet.
+	for i := -1; i < len(s.packs); i++ {
+		var p *pack
+		switch {
+		case i < 0 && s.lastHit == nil:
+			continue
+		case i < 0:
+			p = s.lastHit
+		case s.packs[i] == s.lastHit:
+			continue
+		default:
+			p = s.packs[i]
+		}
 		x, err := p.index()
 		if errors.Is(err, fs.ErrNotExist) {
 			// Deleted since the listing (a concurrent gc or repack moved
@@ -198,6 +216,7 @@ func (s *Store) findPacked(h plumbing.Hash) (*pack, error) {
 				// objects into a new pack first): look in the others.
 				continue
 			}
+			s.lastHit = p
 			return p, nil
 		}
 	}
@@ -228,14 +247,25 @@ func (s *Store) scan() error {
 			continue
 		}
 		base := filepath.Join(dir, name)
-		if p := old[base]; p != nil {
+		p := old[base]
+		if p != nil {
 			delete(old, base)
-			packs = append(packs, p)
-			continue
+		} else {
+			p = &pack{base: base}
 		}
-		packs = append(packs, &pack{base: base})
+		if fi, err := e.Info(); err == nil {
+			p.mtime = fi.ModTime()
+		}
+		packs = append(packs, p)
 	}
+	// Newest first (by the index's time; a pack whose index vanished
+	// sorts last and is skipped when asked), ties by name: the order git
+	// gives its packs (sort_pack in packfile.c).
+	slices.SortStableFunc(packs, func(a, b *pack) int { return b.mtime.Compare(a.mtime) })
 	for _, p := range old {
+		if p == s.lastHit {
+			s.lastHit = nil
+		}
 		_ = p.close() // munmap of a mapping we made cannot fail usefully
 	}
 	if len(old) > 0 {
