@@ -94,6 +94,12 @@ func TestStatusPathsUntrackedDirectories(t *testing.T) {
 				{[]string{"new/x/y/z.txt", "a.txt"}, []string{"new/x/y/z.txt"}},
 				{[]string{"new"}, []string{"new/w.txt", "new/x/y/z.txt"}},
 				{[]string{"new/nested"}, nil},
+				// Paths as a person may write them, cleaned first.
+				{[]string{"./new/x/"}, []string{"new/x/y/z.txt"}},
+				{[]string{"new//x/y/"}, []string{"new/x/y/z.txt"}},
+				{[]string{"./other"}, []string{"other/o.txt"}},
+				{[]string{"."}, []string{"new/w.txt", "new/x/y/z.txt", "other/o.txt"}},
+				{[]string{"new/x", ""}, []string{"new/w.txt", "new/x/y/z.txt", "other/o.txt"}},
 			} {
 				got, err := r.StatusPaths(context.Background(), c.specs)
 				if err != nil {
@@ -106,6 +112,102 @@ func TestStatusPathsUntrackedDirectories(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A path left unmerged by a merge (both changed it, or one deleted it)
+// that the person then replaced by a directory: in the "normal" mode git
+// names only the path, never the files under it; StatusPaths names them, as
+// "all" does.
+func TestStatusPathsUnmergedPathNowADirectory(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"both.txt": "1\n", "gone.txt": "1\n", "kept.txt": "1\n"})
+	gittest.Git(t, dir, "checkout", "-q", "-b", "other")
+	gittest.WriteFile(t, dir, "both.txt", "other\n")
+	gittest.WriteFile(t, dir, "gone.txt", "other\n")
+	gittest.Git(t, dir, "rm", "-q", "kept.txt")
+	gittest.Git(t, dir, "commit", "-q", "-am", "other")
+	gittest.Git(t, dir, "checkout", "-q", "main")
+	gittest.WriteFile(t, dir, "both.txt", "main\n")
+	gittest.WriteFile(t, dir, "kept.txt", "main\n")
+	gittest.Git(t, dir, "rm", "-q", "gone.txt")
+	gittest.Git(t, dir, "commit", "-q", "-am", "main")
+	if _, err := gittest.GitErr(dir, "merge", "-q", "other"); err == nil {
+		t.Fatal("the merge did not conflict")
+	}
+	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "UU both.txt\nUD gone.txt\nDU kept.txt\n" &&
+		got != "UU both.txt\nDU gone.txt\nUD kept.txt\n" {
+		t.Fatalf("the merge left %q, not the three conflicts this test is about", got)
+	}
+	for _, f := range []string{"both.txt", "gone.txt", "kept.txt"} {
+		if err := os.RemoveAll(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+		gittest.WriteFile(t, dir, f+"/in.txt", "a directory now\n")
+	}
+	r, err := repo.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.StatusPaths(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	want := []string{"both.txt", "both.txt/in.txt", "gone.txt", "gone.txt/in.txt", "kept.txt", "kept.txt/in.txt"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("StatusPaths = %q, want %q", got, want)
+	}
+	if all := statusAll(t, dir); !slices.Equal(all, want) {
+		t.Fatalf("git status -uall names %q, want %q", all, want)
+	}
+}
+
+// Thousands of untracked directories (a build's output, not ignored) are
+// asked about in one walk, not as thousands of pathspecs: those would cost
+// git a match of every path against each (seconds) and, past about 2 MB,
+// overflow the command line (E2BIG). Here 9,000 directories with long
+// names make 2.3 MB of pathspecs.
+func TestStatusPathsManyUntrackedDirectories(t *testing.T) {
+	dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n", "deep/b.txt": "b\n"})
+	long := strings.Repeat("d", 240)
+	var want []string
+	for i := range 9000 {
+		name := fmt.Sprintf("deep/%s%05d", long, i) // beside a tracked file: each is named
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name, "f"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, name+"/f")
+	}
+	r, err := repo.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(want)
+	for _, specs := range [][]string{nil, {"deep"}, {"a.txt", "deep/"}} {
+		got, err := r.StatusPaths(context.Background(), specs)
+		if err != nil {
+			t.Fatalf("StatusPaths(%q): %v", specs, err)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("StatusPaths(%q) names %d paths, want the %d files", specs, len(got), len(want))
+		}
+	}
+}
+
+// statusAll is what `git status --untracked-files=all` names in dir, sorted,
+// read as StatusPaths reads it: the reference StatusPaths must agree with.
+func statusAll(t *testing.T, dir string, pathspecs ...string) []string {
+	t.Helper()
+	args := append([]string{"--no-optional-locks", "--literal-pathspecs", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all", "--"}, pathspecs...)
+	all, _, _, err := repo.ParseStatusV2([]byte(gittest.Git(t, dir, args...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(all)
+	return all
 }
 
 // StatusPaths asks in the mode the person's untracked cache was made for,
@@ -185,6 +287,28 @@ func TestStatusPathsAgreesWithUntrackedAll(t *testing.T) {
 		}
 		return strings.Join(parts, "/")
 	}
+	// A pathspec as a person may write it: a path, a directory's slash,
+	// "./" before it, a slash doubled; sometimes the whole worktree.
+	randSpec := func() (written, clean string) {
+		p := randPath()
+		if rnd.IntN(8) == 0 {
+			p = names[rnd.IntN(len(names))]
+		}
+		written = p
+		switch rnd.IntN(6) {
+		case 0:
+			written = p + "/"
+		case 1:
+			written = "./" + p
+		case 2:
+			written = strings.Replace(p, "/", "//", 1)
+		case 3:
+			if rnd.IntN(4) == 0 {
+				return ".", ""
+			}
+		}
+		return written, p
+	}
 	for round := range 60 {
 		files := map[string]string{".gitignore": "*.log\n"}
 		dirs := []string{"a", "b", "d", "f g"} // never a file's name
@@ -197,6 +321,16 @@ func TestStatusPathsAgreesWithUntrackedAll(t *testing.T) {
 		}
 		files["c.txt"], files["d/x.txt"] = "c\n", "x\n"
 		dir := gittest.NewWithCommit(t, files)
+		conflict := ""
+		if rnd.IntN(3) == 0 {
+			conflict = mergeConflict(t, dir, rnd)
+			if rnd.IntN(2) == 0 { // a conflicted path replaced by a directory
+				p := filepath.Join(dir, []string{"c.txt", "d/x.txt"}[rnd.IntN(2)])
+				os.RemoveAll(p)
+				os.MkdirAll(p, 0o777)
+				os.WriteFile(filepath.Join(p, "in.c"), []byte("in\n"), 0o644)
+			}
+		}
 		for range 1 + rnd.IntN(6) {
 			p := filepath.Join(dir, filepath.FromSlash(randPath()))
 			switch rnd.IntN(5) {
@@ -225,23 +359,65 @@ func TestStatusPathsAgreesWithUntrackedAll(t *testing.T) {
 				}
 			}
 		}
+		var written, clean []string
+		if rnd.IntN(2) == 0 {
+			for range 1 + rnd.IntN(3) {
+				w, c := randSpec()
+				written = append(written, w)
+				if c == "" {
+					clean = nil // the whole worktree
+					break
+				}
+				clean = append(clean, c)
+			}
+			if slices.Contains(written, ".") {
+				clean = nil
+			}
+		}
 		r, err := repo.Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := r.StatusPaths(context.Background(), nil)
+		few := rnd.IntN(2) == 0 // the second question asks of everything past one directory
+		bound := 100
+		if few {
+			bound = 1
+		}
+		restore := repo.SetMaxUntrackedSpecs(bound)
+		got, err := r.StatusPaths(context.Background(), written)
+		restore()
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := gittest.Git(t, dir, "--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all")
-		want, _, _, err := repo.ParseStatusV2([]byte(out))
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := statusAll(t, dir, clean...)
 		slices.Sort(got)
-		slices.Sort(want)
 		if !slices.Equal(got, want) {
-			t.Fatalf("round %d (seed %d): StatusPaths = %q, git status -uall names %q\n%s", round, seed, got, want, gittest.Git(t, dir, "status", "--porcelain", "-uall"))
+			t.Fatalf("round %d (seed %d, conflict %q, bound 1: %v): StatusPaths(%q) = %q, git status -uall -- %q names %q\n%s", round, seed, conflict, few, written, got, clean, want, gittest.Git(t, dir, "status", "--porcelain", "-uall"))
 		}
 	}
+}
+
+// mergeConflict leaves dir (made by the test above, with c.txt and
+// d/x.txt) in a merge that stopped on conflicts: both sides changed
+// c.txt, or one deleted it, and likewise d/x.txt. It returns what git
+// status says of them.
+func mergeConflict(t *testing.T, dir string, rnd *rand.Rand) string {
+	t.Helper()
+	side := func(branch string) {
+		for _, f := range []string{"c.txt", "d/x.txt"} {
+			if rnd.IntN(3) == 0 {
+				gittest.Git(t, dir, "rm", "-q", f)
+			} else {
+				gittest.WriteFile(t, dir, f, branch+"\n")
+				gittest.Git(t, dir, "add", f)
+			}
+		}
+		gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", branch)
+	}
+	gittest.Git(t, dir, "checkout", "-q", "-b", "other")
+	side("other")
+	gittest.Git(t, dir, "checkout", "-q", "main")
+	side("main")
+	gittest.GitErr(dir, "merge", "-q", "other") // fails on a conflict, as wanted; a clean merge is fine too
+	return gittest.Git(t, dir, "status", "--porcelain")
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -306,6 +307,25 @@ func TestAttackKilledEditsNeverLockASessionForever(t *testing.T) {
 	}
 	editOK("a")
 
+	// Deterministic: a version no history records is kept, never lost. The
+	// first process dies after writing b.txt and before moving its ref, so
+	// b.txt holds a version only that dead process's objects have; the
+	// second dies with its new file in and that version beside it, under
+	// a temporary name. The next process to take the edit lock finds those
+	// bytes in no history (HEAD and every session name other ones): they
+	// are kept, under a name cleanup and record leave alone.
+	for _, point := range []string{"files-written", "swapped"} {
+		if code, _ := edit("b", "GIT_EDIT_TEST_CRASH="+point); code != -1 {
+			t.Fatalf("the process was not killed at %s (exit %d)", point, code)
+		}
+		reconcile("b")
+	}
+	unrecorded := fmt.Sprintf("v%d\n", version["b"]-1)
+	editOK("c")
+	if kept := keptFiles(t, dir); len(kept) != 1 || kept[0].of != "b.txt" || kept[0].content != unrecorded {
+		t.Fatalf("kept after two deaths: %+v, want b.txt's unrecorded %q", kept, unrecorded)
+	}
+
 	// Randomized.
 	runs := 40
 	if n, err := fmt.Sscan(os.Getenv("GIT_EDIT_CRASH_RUNS"), &runs); n != 1 || err != nil {
@@ -343,10 +363,47 @@ func TestAttackKilledEditsNeverLockASessionForever(t *testing.T) {
 	if len(locks) != 0 {
 		t.Fatalf("ref locks left: %v", locks)
 	}
-	if st := gittest.Status(t, dir); st != " M a.txt\n M b.txt\n M c.txt\n M d.txt\n" {
-		t.Fatalf("status: %q", st)
+	// A kill between a write and its ref's move, then another before the
+	// next one's temporary is gone, leaves a version in no history: it is
+	// kept (as above). Any other file is litter.
+	want := " M a.txt\n M b.txt\n M c.txt\n M d.txt\n"
+	for _, k := range keptFiles(t, dir) {
+		if !regexp.MustCompile(`^v[0-9]+\n$`).MatchString(k.content) {
+			t.Fatalf("kept file %s holds %q, no version this test wrote", k.name, k.content)
+		}
+		for _, tip := range append([]string{"HEAD"}, strings.Fields(gittest.Git(t, dir, "for-each-ref", "--format=%(refname)", "refs/edits/"))...) {
+			if got, err := gittest.GitErr(dir, "show", tip+":"+k.of); err == nil && got == k.content {
+				t.Fatalf("kept file %s holds %q, which %s records: litter, not a version that would be lost", k.name, k.content, tip)
+			}
+		}
+		want += "?? " + k.name + "\n"
+	}
+	if st := gittest.Status(t, dir); st != want {
+		t.Fatalf("status: %q, want %q", st, want)
 	}
 	gittest.Fsck(t, dir)
+}
+
+// keptFile is a file git-edit kept beside the file of, in the top of the
+// worktree, because its bytes were in no history (see repo.keepAside).
+type keptFile struct{ name, of, content string }
+
+// keptFiles lists the kept files in the top of the worktree dir, by name.
+func keptFiles(t *testing.T, dir string) []keptFile {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []keptFile
+	for _, e := range entries {
+		of, _, ok := strings.Cut(strings.TrimPrefix(e.Name(), "."), ".git-edit-kept-")
+		if !ok || !strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		kept = append(kept, keptFile{e.Name(), of, gittest.ReadFile(t, dir, e.Name())})
+	}
+	return kept
 }
 
 // A session ref that is a symbolic ref to the person's branch (made by
