@@ -143,15 +143,7 @@ func TestStatusPathsUnmergedPathNowADirectory(t *testing.T) {
 		}
 		gittest.WriteFile(t, dir, f+"/in.txt", "a directory now\n")
 	}
-	r, err := repo.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := r.StatusPaths(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(got)
+	got := statusPaths(t, dir)
 	want := []string{"both.txt", "both.txt/in.txt", "gone.txt", "gone.txt/in.txt", "kept.txt", "kept.txt/in.txt"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("StatusPaths = %q, want %q", got, want)
@@ -180,21 +172,27 @@ func TestStatusPathsManyUntrackedDirectories(t *testing.T) {
 		}
 		want = append(want, name+"/f")
 	}
+	slices.Sort(want)
+	for _, specs := range [][]string{nil, {"deep"}, {"a.txt", "deep/"}} {
+		if got := statusPaths(t, dir, specs...); !slices.Equal(got, want) {
+			t.Fatalf("StatusPaths(%q) names %d paths, want the %d files", specs, len(got), len(want))
+		}
+	}
+}
+
+// statusPaths is what StatusPaths names in dir with pathspecs, sorted.
+func statusPaths(t *testing.T, dir string, pathspecs ...string) []string {
+	t.Helper()
 	r, err := repo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.Sort(want)
-	for _, specs := range [][]string{nil, {"deep"}, {"a.txt", "deep/"}} {
-		got, err := r.StatusPaths(context.Background(), specs)
-		if err != nil {
-			t.Fatalf("StatusPaths(%q): %v", specs, err)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
-			t.Fatalf("StatusPaths(%q) names %d paths, want the %d files", specs, len(got), len(want))
-		}
+	got, err := r.StatusPaths(context.Background(), pathspecs)
+	if err != nil {
+		t.Fatalf("StatusPaths(%q): %v", pathspecs, err)
 	}
+	slices.Sort(got)
+	return got
 }
 
 // statusAll is what `git status --untracked-files=all` names in dir, sorted,
