@@ -2,11 +2,15 @@
 // for secrets in what `git edit push` would send: it reads one request
 // (package secrets' Request, JSON) on standard input, scans it with
 // gitleaks' default rules (package scanner) and writes the response (JSON,
-// one line) on standard output. git-edit starts it; it lives apart from
-// git-edit so that gitleaks does not slow the start of every git-edit
-// command. Exit status 0 when it answered (findings or the scan's error are
-// in the response) or was given no request, 2 when the input is not a
-// request or the answer could not be written (stderr says why).
+// one line) on standard output: its protocol version, what it scanned, the
+// findings. A request of another protocol version (a git-edit built from
+// another checkout) is answered with an error saying to install both
+// programs from the same checkout, and not scanned. git-edit starts it; it
+// lives apart from git-edit so that gitleaks does not slow the start of
+// every git-edit command. Exit status 0 when it answered (findings or the
+// scan's error are in the response) or was given no request, 2 when the
+// input is not a request or the answer could not be written (stderr says
+// why).
 package main
 
 import (

@@ -53,21 +53,35 @@ func (e *MissingError) Error() string {
 		e.Name, strings.Join(e.Looked, ", then "), Install, EnvExecPath)
 }
 
-// Find returns the path of the companion program name (MCP, Secrets), found
-// as the package documentation says, or a *MissingError naming it and
-// where it was looked for. A directory that cannot be read counts as not
-// holding it.
+// Find returns the absolute path of the companion program name (MCP,
+// Secrets), found as the package documentation says, or a *MissingError
+// naming it and where it was looked for. A relative $GIT_EDIT_EXEC_PATH is
+// taken from the current directory. A directory that cannot be read counts
+// as not holding it.
 func Find(name string) (string, error) {
 	file := name
 	if runtime.GOOS == "windows" {
 		file += ".exe"
 	}
 	if dir := os.Getenv(EnvExecPath); dir != "" {
-		p := filepath.Join(dir, file)
+		// Made absolute here, against the directory the person is in: the
+		// path returned must name the program checked wherever it is run
+		// from. Relative, "." would join to the bare name, which exec
+		// looks up on PATH, and "bin/..." would be taken relative to the
+		// exec.Cmd's Dir when it has one.
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", fmt.Errorf("%s=%s: making it an absolute path: %w", EnvExecPath, dir, err)
+		}
+		p := filepath.Join(abs, file)
 		if isProgram(p) {
 			return p, nil
 		}
-		return "", &MissingError{Name: name, Looked: []string{fmt.Sprintf("in %s (%s)", dir, EnvExecPath)}}
+		where := abs
+		if abs != dir {
+			where = fmt.Sprintf("%s, that is %s", dir, abs)
+		}
+		return "", &MissingError{Name: name, Looked: []string{fmt.Sprintf("in %s (%s)", where, EnvExecPath)}}
 	}
 	var looked []string
 	if self, err := os.Executable(); err == nil {
@@ -75,6 +89,9 @@ func Find(name string) (string, error) {
 			self = real
 		}
 		dir := filepath.Dir(self)
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs // os.Executable does not promise an absolute path
+		}
 		p := filepath.Join(dir, file)
 		if isProgram(p) {
 			return p, nil

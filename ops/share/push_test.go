@@ -10,12 +10,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/git-edit/git-edit/ops"
+	"github.com/git-edit/git-edit/ops/companion"
 	"github.com/git-edit/git-edit/ops/share"
+	"github.com/git-edit/git-edit/ops/share/secrets"
 	"github.com/git-edit/git-edit/repo"
 	"github.com/git-edit/git-edit/repo/gittest"
 )
@@ -281,6 +284,45 @@ func lfsObjectScanned(t *testing.T, storage bool) {
 	}
 	if srv.Refs(t, "team.git") != before {
 		t.Fatal("a refused push changed the server's refs")
+	}
+}
+
+// A git-edit-secrets that does not scan as this git-edit asks (one of
+// another version, or any program of that name that answers null) or that
+// hangs does not let a key out: the push is refused, saying why and what to
+// do, and the server's refs are as they were.
+func TestAttackPushWithAScannerThatDoesNotScan(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake git-edit-secrets is a shell script")
+	}
+	tests := []struct{ name, script, deadline, says string }{
+		{"answers null", "cat >/dev/null\necho null", "", "protocol version 0"},
+		{"hangs", "exec sleep 3600", "300ms", "did not answer in 300ms"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, _, dir := team(t)
+			create(t, dir, "s1", "conf.py", "KEY = \""+awsKey+"\"\n")
+			bin := t.TempDir()
+			if err := os.WriteFile(filepath.Join(bin, companion.Secrets), []byte("#!/bin/sh\n"+tc.script+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv(companion.EnvExecPath, bin)
+			t.Setenv(secrets.EnvDeadline, tc.deadline)
+			before := srv.Refs(t, "team.git")
+			_, err := share.Push(context.Background(), open(t, dir), share.PushOptions{Sessions: []string{"s1"}})
+			if err == nil {
+				t.Fatal("the push went out though its scan did not happen")
+			}
+			for _, part := range []string{tc.says, "nothing was pushed", filepath.Join(bin, companion.Secrets)} {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("the refusal does not say %q: %v", part, err)
+				}
+			}
+			if srv.Refs(t, "team.git") != before {
+				t.Fatal("a refused push changed the server's refs")
+			}
+		})
 	}
 }
 

@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 
 	"github.com/git-edit/git-edit/ops/companion"
 )
@@ -41,18 +44,128 @@ type Finding struct {
 	Fingerprint           string
 }
 
+// ProtocolVersion is the version of the request and response that git-edit
+// and git-edit-secrets exchange. Both carry it, and each side refuses the
+// other's message of another version: a git-edit-secrets from another
+// version of git-edit (or any program of that name) must never make a
+// push go out unscanned by answering what reads as "no findings". Change
+// it whenever Request, Response or what the scan means changes.
+const ProtocolVersion = 1
+
 // Request is what Scan writes, as JSON, to the standard input of the
-// companion git-edit-secrets, which then reads it to its end.
+// companion git-edit-secrets, which then reads it to its end. Version is
+// ProtocolVersion.
 type Request struct {
+	Version  int
 	Blobs    []Blob
 	Messages []Message
 }
 
-// Response is the companion's answer on its standard output: the findings
-// (Scan's result), or Error, the message of a scan that failed.
+// Response is the companion's answer on its standard output: Version is
+// the companion's ProtocolVersion, always set; Scanned is what it scanned;
+// Findings the secrets found (Scan's result), or Error, the message of a
+// scan that failed or of a request it refused.
 type Response struct {
+	Version  int
+	Scanned  Scanned
 	Findings []Finding `json:",omitempty"`
 	Error    string    `json:",omitempty"`
+}
+
+// Scanned counts what a scan went through: the blobs and their bytes of
+// content, the messages and their bytes of text. Scan checks it against
+// what it sent, so that a companion that skipped part of a request (read
+// a field under another name, say) is caught. MessageBytes counts a
+// message's text as JSON carries it, where each byte that is not UTF-8
+// becomes U+FFFD (3 bytes).
+type Scanned struct {
+	Blobs        int
+	BlobBytes    int64
+	Messages     int
+	MessageBytes int64
+}
+
+// String says n for a message: "2 blobs (120 bytes) and 1 messages (9 bytes)".
+func (n Scanned) String() string {
+	return fmt.Sprintf("%d blobs (%d bytes) and %d messages (%d bytes)", n.Blobs, n.BlobBytes, n.Messages, n.MessageBytes)
+}
+
+// Count returns what a scan of blobs and messages goes through, as
+// Scanned counts it.
+func Count(blobs []Blob, messages []Message) Scanned {
+	n := Scanned{Blobs: len(blobs), Messages: len(messages)}
+	for _, b := range blobs {
+		n.BlobBytes += int64(len(b.Content))
+	}
+	for _, m := range messages {
+		n.MessageBytes += jsonTextLen(m.Text)
+	}
+	return n
+}
+
+// jsonTextLen is the length of s once it has gone through JSON, which
+// (encoding/json) replaces each byte that is not part of UTF-8 by U+FFFD.
+func jsonTextLen(s string) int64 {
+	var n int64
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n += int64(utf8.RuneLen(utf8.RuneError))
+		} else {
+			n += int64(size)
+		}
+		i += size
+	}
+	return n
+}
+
+// Reinstall is what to do when git-edit and git-edit-secrets do not
+// understand each other, said in both programs' refusals.
+const Reinstall = "git-edit and git-edit-secrets must come from the same version of git-edit: install both from the same checkout (" + companion.Install + ")"
+
+// EnvDeadline is the environment variable that sets how long Scan waits
+// for git-edit-secrets, as a Go duration ("30m", "2h"), in place of the
+// deadline Deadline computes. It is for a push too large for the computed
+// deadline on a slow machine; it is not needed otherwise.
+const EnvDeadline = "GIT_EDIT_SECRETS_TIMEOUT"
+
+// The computed deadline of a scan: deadlineBase, plus deadlinePerMiB for
+// each MiB of content and message text. Both are far above what a scan
+// takes, so that only a companion that hangs reaches them: gitleaks' default
+// rules scan ordinary source at about 2 MiB a second (one core of a 2-core
+// machine), and the worst content measured (lines of random base64, each a
+// generic-api-key finding, decoded 5 rounds deep) at 7 seconds a MiB for a
+// 1 MiB file, 11 for 4 MiB and 40 for 16 MiB (the cost grows faster than
+// the size, so a larger file of that kind may need EnvDeadline); the base
+// covers building the detector (under a second) and a loaded machine.
+const (
+	deadlineBase   = 10 * time.Minute
+	deadlinePerMiB = 2 * time.Minute
+)
+
+// waitDelay is how long Wait waits, once the companion has ended, for its
+// standard output and error to close; then it closes them. Only a process
+// the companion started and left running holds them open longer.
+const waitDelay = 2 * time.Second
+
+// Deadline returns how long Scan waits for git-edit-secrets to answer a
+// request of size sent before it kills it and fails: the value of
+// $GIT_EDIT_SECRETS_TIMEOUT (EnvDeadline) when it is set and not empty,
+// else 10 minutes plus 2 minutes for each MiB of content and message text.
+// A value that is not a positive Go duration is an error saying so.
+func Deadline(sent Scanned) (time.Duration, error) {
+	if v := os.Getenv(EnvDeadline); v != "" {
+		d, err := time.ParseDuration(v)
+		if err == nil && d <= 0 {
+			err = errors.New("not positive")
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s=%s is not a time to wait for the secret scan: %w; set it to a Go duration such as 30m or 2h, or unset it for the default (10m, plus 2m a MiB sent)", EnvDeadline, v, err)
+		}
+		return d, nil
+	}
+	mib := float64(sent.BlobBytes+sent.MessageBytes) / (1 << 20)
+	return deadlineBase + time.Duration(mib*float64(deadlinePerMiB)), nil
 }
 
 // warm is a companion started ahead of its request by Warm, not yet taken
@@ -78,6 +191,9 @@ func start() (*process, error) {
 	}
 	p := &process{cmd: exec.Command(path)}
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	// A process the companion started may hold its standard output open
+	// after the companion ended (or was killed): Wait would wait for it.
+	p.cmd.WaitDelay = waitDelay
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
 		return nil, fmt.Errorf("%s: %w", companion.Secrets, err)
 	}
@@ -123,10 +239,21 @@ func Warm() {
 // The scan runs in the companion program git-edit-secrets (see package
 // companion for where it is found; package scanner is the scan itself),
 // which takes the request as JSON on its standard input and answers on its
-// standard output. Without the companion Scan fails, saying which program
-// is missing and how to install it: a push is never sent unchecked.
+// standard output. Scan fails, and a push is never sent unchecked, when
+// the companion is missing (the error says which program and how to
+// install it), when its answer is not a Response of ProtocolVersion whose
+// Scanned equals Count(blobs, messages), and when it does not answer
+// within the deadline (see Deadline; it is then killed).
+//
+// The request is written as it is encoded, never whole in memory: a push
+// of large files would otherwise hold them twice more (once as base64).
 func Scan(ctx context.Context, blobs []Blob, messages []Message) ([]Finding, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sent := Count(blobs, messages)
+	limit, err := Deadline(sent)
+	if err != nil {
 		return nil, err
 	}
 	warmMu.Lock()
@@ -134,39 +261,74 @@ func Scan(ctx context.Context, blobs []Blob, messages []Message) ([]Finding, err
 	warm = nil
 	warmMu.Unlock()
 	if p == nil {
-		var err error
 		if p, err = start(); err != nil {
 			return nil, err
 		}
 	}
+	timer := time.AfterFunc(limit, func() { p.cmd.Process.Kill() })
 	stop := context.AfterFunc(ctx, func() { p.cmd.Process.Kill() })
 	defer stop()
-	req, err := json.Marshal(Request{Blobs: blobs, Messages: messages})
-	if err != nil {
-		p.cmd.Process.Kill()
-		p.cmd.Wait()
-		return nil, fmt.Errorf("%s: encoding the request: %w", companion.Secrets, err)
-	}
-	// The companion reads the whole request before it writes anything,
-	// so writing it all, then waiting, cannot deadlock.
-	_, werr := p.stdin.Write(req)
-	cerr := p.stdin.Close()
+	// The request is written while Wait waits: the companion reads it all
+	// before it writes anything, and exec's goroutines collect its stdout
+	// and stderr meanwhile, so neither side waits on the other. A companion
+	// that stops reading is killed (deadline, ctx); Wait then closes the
+	// pipe, which ends the write even if a process the companion started
+	// holds the pipe's other end.
+	written := make(chan error, 1)
+	go func() {
+		err := writeRequest(ctx, p.stdin, blobs, messages)
+		written <- errors.Join(err, p.stdin.Close())
+	}()
 	err = p.cmd.Wait()
+	late := !timer.Stop() // it fired: the companion was killed
+	werr := <-written
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
+	}
+	if late {
+		return nil, fmt.Errorf("%s did not answer in %v, so it was stopped; a scan of this size takes far less. "+
+			"If that program is not git-edit's own, or not from the same checkout as git-edit, reinstall both (%s); "+
+			"if it is and this machine is that slow, set %s to a longer time (such as %s=2h); otherwise report the hang",
+			p.cmd.Path, limit, companion.Install, EnvDeadline, EnvDeadline)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s failed: %w%s", p.cmd.Path, err, said(&p.stderr))
 	}
-	if werr != nil || cerr != nil {
-		return nil, fmt.Errorf("%s: writing the request: %w", p.cmd.Path, errors.Join(werr, cerr))
+	if werr != nil {
+		return nil, fmt.Errorf("%s: writing the request: %w", p.cmd.Path, werr)
 	}
+	return readResponse(p.cmd.Path, &p.stdout, &p.stderr, sent)
+}
+
+// readResponse returns the findings of the companion at path's answer,
+// out, checked: a Response of ProtocolVersion, alone, that scanned what
+// was sent.
+func readResponse(path string, out, stderr *bytes.Buffer, sent Scanned) ([]Finding, error) {
+	dec := json.NewDecoder(out)
+	dec.DisallowUnknownFields()
 	var resp Response
-	if err := json.Unmarshal(p.stdout.Bytes(), &resp); err != nil {
-		return nil, fmt.Errorf("%s answered what is not a response: %w%s", p.cmd.Path, err, said(&p.stderr))
+	err := dec.Decode(&resp)
+	if err == nil {
+		if _, terr := dec.Token(); !errors.Is(terr, io.EOF) {
+			err = errors.New("data after the response")
+		}
+	}
+	// A version other than ours is reported as such, even when the rest
+	// did not decode: the fix is the same.
+	if resp.Version != ProtocolVersion && (err == nil || resp.Version != 0) {
+		return nil, fmt.Errorf("%s answered in protocol version %d, but this git-edit speaks version %d "+
+			"(version 0 is an answer without one, such as null: an older git-edit-secrets, or a program that is not git-edit's): %s",
+			path, resp.Version, ProtocolVersion, Reinstall)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s answered what is not a response: %w%s; %s", path, err, said(stderr), Reinstall)
 	}
 	if resp.Error != "" {
 		return nil, errors.New(resp.Error)
+	}
+	if resp.Scanned != sent {
+		return nil, fmt.Errorf("%s scanned %s, but was sent %s: it skipped part of what the push would send; %s",
+			path, resp.Scanned, sent, Reinstall)
 	}
 	return resp.Findings, nil
 }

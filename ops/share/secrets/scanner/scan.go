@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/git-edit/git-edit/ops/share/secrets"
@@ -60,12 +61,20 @@ func Warm() { go detector() }
 // Added means the commit adds no line of the blob, so nothing else in it
 // counts. Identical findings are reported once.
 func Scan(ctx context.Context, blobs []secrets.Blob, messages []secrets.Message) ([]secrets.Finding, error) {
+	found, _, err := scan(ctx, blobs, messages)
+	return found, err
+}
+
+// scan is Scan that also counts what it went through, blob by blob and
+// message by message, for the response (secrets.Scanned).
+func scan(ctx context.Context, blobs []secrets.Blob, messages []secrets.Message) ([]secrets.Finding, secrets.Scanned, error) {
+	var n secrets.Scanned
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, n, err
 	}
 	d, err := detector()
 	if err != nil {
-		return nil, err
+		return nil, n, err
 	}
 	var out []secrets.Finding
 	for _, b := range blobs {
@@ -80,8 +89,10 @@ func Scan(ctx context.Context, blobs []secrets.Blob, messages []secrets.Message)
 			StartLine: 1,
 		})
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, n, err
 		}
+		n.Blobs++
+		n.BlobBytes += int64(len(b.Content))
 		for _, f := range found {
 			if !meets(f, b.Added) {
 				continue
@@ -96,14 +107,16 @@ func Scan(ctx context.Context, blobs []secrets.Blob, messages []secrets.Message)
 			StartLine: 1,
 		})
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, n, err
 		}
+		n.Messages++
+		n.MessageBytes += int64(len(m.Text))
 		for _, f := range found {
 			out = append(out, newFinding(m.Session, m.Commit, "", f))
 		}
 	}
 	slices.SortFunc(out, compareFindings)
-	return slices.Compact(out), nil
+	return slices.Compact(out), n, nil
 }
 
 // textOf returns content as text to scan, and false for binary content.
@@ -163,29 +176,43 @@ func compareFindings(a, b secrets.Finding) int {
 
 // Serve answers one request of package secrets (the companion's protocol):
 // it reads a secrets.Request, JSON, from r until its end, scans it, and
-// writes a secrets.Response, JSON on one line, to w. A scan that fails is
-// answered with the error in the response; input that is not a request is
-// Serve's error, with nothing written. Empty input (the caller started the
-// companion ahead of time, then had nothing to scan) is no request: Serve
-// returns nil and writes nothing.
+// writes a secrets.Response, JSON on one line, to w, with Version
+// secrets.ProtocolVersion and what it scanned (Scanned). A request of
+// another version (or none: an older git-edit) is answered with an Error
+// saying the two programs differ and how to fix it, unscanned, even when
+// it has fields this version does not know; a scan that fails is answered
+// with its error. Input that is not a request (not JSON, not one object,
+// a field unknown to a request of this version) is Serve's error, with
+// nothing written. Empty input (the caller started the companion ahead of
+// time, then had nothing to scan) is no request: Serve returns nil and
+// writes nothing.
 func Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	dec := json.NewDecoder(r)
+	// A field this version does not know is a request it would not
+	// understand: ignoring it could leave what it carries unscanned.
+	dec.DisallowUnknownFields()
 	var req secrets.Request
-	if err := dec.Decode(&req); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
+	err := dec.Decode(&req)
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	// encoding/json reports an unknown field only once the rest is
+	// decoded, Version included, and has no type for that error.
+	unknownField := err != nil && strings.HasPrefix(err.Error(), "json: unknown field ")
+	if err != nil && !(unknownField && req.Version != secrets.ProtocolVersion) {
 		return fmt.Errorf("reading the request: %w", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return errors.New("reading the request: data after it")
 	}
-	var resp secrets.Response
-	found, err := Scan(ctx, req.Blobs, req.Messages)
-	if err != nil {
+	resp := secrets.Response{Version: secrets.ProtocolVersion}
+	if req.Version != secrets.ProtocolVersion {
+		resp.Error = fmt.Sprintf("git-edit-secrets speaks protocol version %d, but was sent a request of version %d "+
+			"(0: none, from an older git-edit), so it scanned nothing: %s", secrets.ProtocolVersion, req.Version, secrets.Reinstall)
+	} else if found, n, err := scan(ctx, req.Blobs, req.Messages); err != nil {
 		resp.Error = err.Error()
 	} else {
-		resp.Findings = found
+		resp.Findings, resp.Scanned = found, n
 	}
 	if err := json.NewEncoder(w).Encode(resp); err != nil {
 		return fmt.Errorf("writing the response: %w", err)
