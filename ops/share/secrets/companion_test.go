@@ -176,6 +176,12 @@ func TestAttackScanDoesNotWaitForAHungCompanion(t *testing.T) {
 		{"answers, its child holding stdout", "cat >/dev/null\nsleep 3600 &\necho $! > '" + pidFile + "'\n" +
 			fmt.Sprintf(`printf '%%s\n' '{"Version":%d}'`, ProtocolVersion), "1h",
 			[]string{"failed", "WaitDelay"}, true},
+		// Output without end would fill this process's memory until the
+		// deadline: the companion is stopped at the bound instead.
+		{"answers without end", "cat >/dev/null\nexec yes '{}'", "1h",
+			[]string{"answered more than 64 MiB", "so it was stopped", "same checkout"}, false},
+		{"writes its standard error without end", "cat >/dev/null\nexec yes 'an error line' >&2", "2s",
+			[]string{"did not answer in 2s"}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -188,6 +194,9 @@ func TestAttackScanDoesNotWaitForAHungCompanion(t *testing.T) {
 			found, err := scanWithin(t, context.Background(), largeBlob())
 			if err == nil {
 				t.Fatalf("Scan with a companion that %s: %+v; want it refused", tc.name, found)
+			}
+			if len(err.Error()) > 1<<20 {
+				t.Fatalf("the refusal is %d bytes long: the companion's output is not bounded", len(err.Error()))
 			}
 			for _, part := range append([]string{path}, tc.says...) {
 				if !strings.Contains(err.Error(), part) {

@@ -179,8 +179,42 @@ var (
 type process struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	stdout bytes.Buffer
-	stderr bytes.Buffer
+	stdout boundedBuffer
+	stderr boundedBuffer
+}
+
+// The most of the companion's standard output and error kept. An answer is
+// a few hundred bytes a finding, so maxAnswer holds over 200,000 of them;
+// a companion that writes more is killed at once, as broken, rather than
+// let fill this process's memory until the deadline. Standard error past
+// maxStderr is dropped (only its start goes into a message).
+const (
+	maxAnswer = 64 << 20
+	maxStderr = 64 << 10
+)
+
+// boundedBuffer keeps what is written to it, in buf, up to max bytes. Past
+// that it drops the rest, notes it (over), and calls full once, if set:
+// writes still succeed, so that the writer is never blocked on its pipe.
+// (buf is a field, not embedded: an embedded bytes.Buffer's ReadFrom would
+// let io.Copy, which exec uses, write around the bound.)
+type boundedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+	full func()
+}
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.buf.Len(); len(p) > room {
+		b.buf.Write(p[:max(room, 0)])
+		if !b.over && b.full != nil {
+			b.full()
+		}
+		b.over = true
+		return len(p), nil
+	}
+	return b.buf.Write(p)
 }
 
 // start starts the companion, which begins building its detector at once.
@@ -190,6 +224,8 @@ func start() (*process, error) {
 		return nil, fmt.Errorf("the secret scan before a push runs in a program of its own: %w", err)
 	}
 	p := &process{cmd: exec.Command(path)}
+	p.stdout.max, p.stderr.max = maxAnswer, maxStderr
+	p.stdout.full = func() { p.cmd.Process.Kill() }
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	// A process the companion started may hold its standard output open
 	// after the companion ended (or was killed): Wait would wait for it.
@@ -291,13 +327,16 @@ func Scan(ctx context.Context, blobs []Blob, messages []Message) ([]Finding, err
 			"if it is and this machine is that slow, set %s to a longer time (such as %s=2h); otherwise report the hang",
 			p.cmd.Path, limit, companion.Install, EnvDeadline, EnvDeadline)
 	}
+	if p.stdout.over {
+		return nil, fmt.Errorf("%s answered more than %d MiB, so it was stopped: that is no answer of git-edit's scanner; %s", p.cmd.Path, maxAnswer>>20, Reinstall)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s failed: %w%s", p.cmd.Path, err, said(&p.stderr))
+		return nil, fmt.Errorf("%s failed: %w%s", p.cmd.Path, err, said(&p.stderr.buf))
 	}
 	if werr != nil {
 		return nil, fmt.Errorf("%s: writing the request: %w", p.cmd.Path, werr)
 	}
-	return readResponse(p.cmd.Path, &p.stdout, &p.stderr, sent)
+	return readResponse(p.cmd.Path, &p.stdout.buf, &p.stderr.buf, sent)
 }
 
 // readResponse returns the findings of the companion at path's answer,
