@@ -153,6 +153,33 @@ func TestStatusPathsUnmergedPathNowADirectory(t *testing.T) {
 	}
 }
 
+// A tracked file the index tells git not to look at (assume-unchanged,
+// skip-worktree) is not seen: git status names no change to it in any
+// mode, and when a directory replaced it, "normal" names nothing of the
+// directory, so StatusPaths does not either (where "all" would name its
+// files). Finding those directories would mean reading the whole index on
+// every question (63 MB at Chromium scale); the README says so.
+func TestStatusPathsSeesNothingOfFilesGitIsToldNotToCheck(t *testing.T) {
+	for _, flag := range []string{"--assume-unchanged", "--skip-worktree"} {
+		t.Run(flag, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"changed.txt": "a\n", "dir.txt": "b\n", "seen.txt": "c\n"})
+			gittest.Git(t, dir, "update-index", flag, "changed.txt", "dir.txt")
+			gittest.WriteFile(t, dir, "changed.txt", "changed\n")
+			if err := os.Remove(filepath.Join(dir, "dir.txt")); err != nil {
+				t.Fatal(err)
+			}
+			gittest.WriteFile(t, dir, "dir.txt/in.txt", "in\n")
+			gittest.WriteFile(t, dir, "seen.txt", "changed\n")
+			if got, want := statusPaths(t, dir), []string{"seen.txt"}; !slices.Equal(got, want) {
+				t.Fatalf("StatusPaths = %q, want %q", got, want)
+			}
+			if got, want := statusAll(t, dir), []string{"dir.txt/in.txt", "seen.txt"}; !slices.Equal(got, want) {
+				t.Fatalf("git status -uall names %q, want %q (git changed: this test's premise)", got, want)
+			}
+		})
+	}
+}
+
 // Thousands of untracked directories (a build's output, not ignored) are
 // asked about in one walk, not as thousands of pathspecs: those would cost
 // git a match of every path against each (seconds) and, past about 2 MB,
