@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -34,7 +35,9 @@ import (
 // untracked directory, or a tracked path that is now a directory (deleted,
 // or unmerged: git names no file under it), asks again in "all" with those
 // directories as pathspecs: a second, narrow question, asked only when
-// there is such a directory. Past maxUntrackedSpecs directories, or
+// there is such a directory (a nested repository is none: git names it,
+// never its files; and in the "all" mode the first question named every
+// file). Past maxUntrackedSpecs directories, or
 // maxUntrackedSpecBytes of them, the second question is the caller's own in
 // "all" (a walk of everything the caller asked about, without the cache),
 // which costs less than a long list of pathspecs and always fits on a
@@ -50,9 +53,12 @@ func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, e
 		return nil, err
 	}
 	paths, dirs, missing, err := parseStatusV2(out)
-	if err != nil {
-		return nil, err
+	if err != nil || mode == "all" {
+		return paths, err // "all" named every file already
 	}
+	// A nested repository is named as a directory in every mode, and left
+	// out: asking again about it would only name it again.
+	dirs = slices.DeleteFunc(dirs, func(d string) bool { return isNestedRepository(filepath.Join(r.Top, filepath.FromSlash(d))) })
 	// In the "normal" mode git names no untracked file under a directory
 	// that took the place of a tracked file (c.txt deleted, or unmerged,
 	// and c.txt/d.txt new): it names only c.txt. "all" names them.
@@ -92,6 +98,21 @@ func (r *Repo) StatusPaths(ctx context.Context, pathspecs []string) ([]string, e
 		}
 	}
 	return paths, nil
+}
+
+// isNestedRepository reports whether dir holds a repository of its own as
+// git recognises one when it walks untracked files: .git a directory
+// holding HEAD, objects and refs. git names such a directory, never its
+// files, in every mode. (A .git file naming a repository elsewhere is not
+// looked into: it is asked about again, which costs a question, never a
+// file.)
+func isNestedRepository(dir string) bool {
+	for _, part := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Lstat(filepath.Join(dir, ".git", part)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // The bounds of StatusPaths' second question: past this many untracked

@@ -180,6 +180,67 @@ func TestStatusPathsSeesNothingOfFilesGitIsToldNotToCheck(t *testing.T) {
 	}
 }
 
+// StatusPaths asks git a second question only when the first one left
+// files unnamed: not for a nested repository (git names it, never its
+// files, in every mode), never in the "all" mode (the first question named
+// every file), and many nested repositories never make it fall back to a
+// walk of everything. git's trace2 counts the questions.
+func TestStatusPathsAsksAgainOnlyWhenFilesAreUnnamed(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		setup     func(t *testing.T, dir string)
+		bound     int
+		questions int
+		want      []string
+	}{
+		{"an untracked directory", func(t *testing.T, dir string) {
+			gittest.WriteFile(t, dir, "u/v.txt", "v\n")
+		}, 100, 2, []string{"u/v.txt"}},
+		{"a nested repository", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "init", "-q", "nested")
+			gittest.WriteFile(t, dir, "nested/in.txt", "in\n")
+		}, 100, 1, nil},
+		{"nested repositories past the bound", func(t *testing.T, dir string) {
+			for _, n := range []string{"n1", "n2", "n3"} {
+				gittest.Git(t, dir, "init", "-q", n)
+			}
+		}, 2, 1, nil},
+		{"a .git directory that is no repository", func(t *testing.T, dir string) {
+			gittest.WriteFile(t, dir, "fake/.git/HEAD", "ref: refs/heads/main\n")
+			gittest.WriteFile(t, dir, "fake/in.txt", "in\n")
+		}, 100, 2, []string{"fake/in.txt"}}, // git never names what is in a .git
+		{"mode all, a deleted file now a directory", func(t *testing.T, dir string) {
+			gittest.Git(t, dir, "config", "status.showUntrackedFiles", "all")
+			os.Remove(filepath.Join(dir, "a.txt"))
+			gittest.WriteFile(t, dir, "a.txt/in.txt", "in\n")
+			gittest.Git(t, dir, "init", "-q", "nested")
+		}, 100, 1, []string{"a.txt", "a.txt/in.txt"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := gittest.NewWithCommit(t, map[string]string{"a.txt": "a\n"})
+			c.setup(t, dir)
+			trace := filepath.Join(t.TempDir(), "trace2")
+			t.Setenv("GIT_TRACE2_EVENT", trace)
+			defer repo.SetMaxUntrackedSpecs(c.bound)()
+			got := statusPaths(t, dir)
+			b, err := os.ReadFile(trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("GIT_TRACE2_EVENT", "")
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("StatusPaths = %q, want %q", got, c.want)
+			}
+			if all := statusAll(t, dir); !slices.Equal(all, c.want) {
+				t.Fatalf("git status -uall names %q, want %q", all, c.want)
+			}
+			if n := strings.Count(string(b), `"argv":["git","--no-optional-locks"`); n != c.questions {
+				t.Fatalf("StatusPaths asked git status %d times, want %d:\n%s", n, c.questions, b)
+			}
+		})
+	}
+}
+
 // Thousands of untracked directories (a build's output, not ignored) are
 // asked about in one walk, not as thousands of pathspecs: those would cost
 // git a match of every path against each (seconds) and, past about 2 MB,
