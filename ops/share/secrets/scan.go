@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -301,7 +302,14 @@ func Scan(ctx context.Context, blobs []Blob, messages []Message) ([]Finding, err
 			return nil, err
 		}
 	}
-	timer := time.AfterFunc(limit, func() { p.cmd.Process.Kill() })
+	// late is set only when the deadline kills a companion still running:
+	// one that ended just before the timer fired answered in time.
+	var late atomic.Bool
+	timer := time.AfterFunc(limit, func() {
+		if p.cmd.Process.Kill() == nil {
+			late.Store(true)
+		}
+	})
 	stop := context.AfterFunc(ctx, func() { p.cmd.Process.Kill() })
 	defer stop()
 	// The request is written while Wait waits: the companion reads it all
@@ -316,12 +324,12 @@ func Scan(ctx context.Context, blobs []Blob, messages []Message) ([]Finding, err
 		written <- errors.Join(err, p.stdin.Close())
 	}()
 	err = p.cmd.Wait()
-	late := !timer.Stop() // it fired: the companion was killed
+	timer.Stop()
 	werr := <-written
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, ctxErr
 	}
-	if late {
+	if late.Load() {
 		return nil, fmt.Errorf("%s did not answer in %v, so it was stopped; a scan of this size takes far less. "+
 			"If that program is not git-edit's own, or not from the same checkout as git-edit, reinstall both (%s); "+
 			"if it is and this machine is that slow, set %s to a longer time (such as %s=2h); otherwise report the hang",
