@@ -120,11 +120,12 @@ func isNestedRepository(dir string) bool {
 // "all" instead. A pathspec costs git a match against every path it walks,
 // so thousands of them cost more than the walk they save (15,000 took 3.5
 // s where the whole walk took 0.14 s), and 40,000 overflow the command
-// line (E2BIG); 32 KiB stays under Windows' 32,767-character limit.
+// line (E2BIG); 24 KiB leaves room under Windows' 32,767-character
+// limit for git's own arguments and the quotes around names with spaces.
 // (A variable only so that tests can make the bound small.)
 var maxUntrackedSpecs = 100
 
-const maxUntrackedSpecBytes = 32 << 10
+const maxUntrackedSpecBytes = 24 << 10
 
 // tooManySpecs reports whether specs are past either bound.
 func tooManySpecs(specs []string) bool {
@@ -250,9 +251,10 @@ func parseStatusV2(out []byte) (paths, dirs, missing []string, err error) {
 			dirs = append(dirs, parts[fields])
 			continue
 		}
-		if rec[0] == '?' && IsTemporary(path.Base(parts[fields])) {
+		if base := path.Base(parts[fields]); rec[0] == '?' && (IsTemporary(base) || IsKept(base)) {
 			// git-edit's own temporary file (of a running or a killed
-			// process): never the work of the agent being recorded.
+			// process), or a version it kept after a crash: never the
+			// work of the agent being recorded.
 			continue
 		}
 		add(parts[fields])

@@ -78,6 +78,8 @@ func TestStatusPathsUntrackedDirectories(t *testing.T) {
 			gittest.WriteFile(t, dir, "new/w.txt", "w\n")
 			gittest.WriteFile(t, dir, "new/x/skip.log", "ignored\n")
 			gittest.WriteFile(t, dir, "new/x/.w.txt.git-edit-0a1b2c3d4e5f", "temporary\n")
+			gittest.WriteFile(t, dir, "new/x/.w.txt.git-edit-kept-0a1b2c3d4e5f", "kept after a crash\n")
+			gittest.WriteFile(t, dir, "new/x/.w.txt.git-edit-kept-notakeptname", "the agent's\n")
 			gittest.WriteFile(t, dir, "other/o.txt", "o\n")
 			gittest.Git(t, filepath.Join(dir, "new"), "init", "-q", "nested")
 			gittest.WriteFile(t, dir, "new/nested/in.txt", "in a nested repository\n")
@@ -89,17 +91,17 @@ func TestStatusPathsUntrackedDirectories(t *testing.T) {
 				specs []string
 				want  []string
 			}{
-				{nil, []string{"new/w.txt", "new/x/y/z.txt", "other/o.txt"}},
-				{[]string{"new/x"}, []string{"new/x/y/z.txt"}},
+				{nil, []string{"new/w.txt", "new/x/.w.txt.git-edit-kept-notakeptname", "new/x/y/z.txt", "other/o.txt"}},
+				{[]string{"new/x"}, []string{"new/x/.w.txt.git-edit-kept-notakeptname", "new/x/y/z.txt"}},
 				{[]string{"new/x/y/z.txt", "a.txt"}, []string{"new/x/y/z.txt"}},
-				{[]string{"new"}, []string{"new/w.txt", "new/x/y/z.txt"}},
+				{[]string{"new"}, []string{"new/w.txt", "new/x/.w.txt.git-edit-kept-notakeptname", "new/x/y/z.txt"}},
 				{[]string{"new/nested"}, nil},
 				// Paths as a person may write them, cleaned first.
-				{[]string{"./new/x/"}, []string{"new/x/y/z.txt"}},
+				{[]string{"./new/x/"}, []string{"new/x/.w.txt.git-edit-kept-notakeptname", "new/x/y/z.txt"}},
 				{[]string{"new//x/y/"}, []string{"new/x/y/z.txt"}},
 				{[]string{"./other"}, []string{"other/o.txt"}},
-				{[]string{"."}, []string{"new/w.txt", "new/x/y/z.txt", "other/o.txt"}},
-				{[]string{"new/x", ""}, []string{"new/w.txt", "new/x/y/z.txt", "other/o.txt"}},
+				{[]string{"."}, []string{"new/w.txt", "new/x/.w.txt.git-edit-kept-notakeptname", "new/x/y/z.txt", "other/o.txt"}},
+				{[]string{"new/x", ""}, []string{"new/w.txt", "new/x/.w.txt.git-edit-kept-notakeptname", "new/x/y/z.txt", "other/o.txt"}},
 			} {
 				got, err := r.StatusPaths(context.Background(), c.specs)
 				if err != nil {

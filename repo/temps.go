@@ -42,6 +42,18 @@ func IsTemporary(n string) bool {
 	return i > 1 && n[0] == '.' && isTempOf(n, n[1:i])
 }
 
+// IsKept reports whether the base name n is one git-edit gives a file it
+// kept after a crash ("." name ".git-edit-kept-" and 12 hex digits, see
+// keepAside): bytes no history holds, left for the person to look at, so
+// that `record` never takes one for an agent's work.
+func IsKept(n string) bool {
+	i := strings.LastIndex(n, ".git-edit-kept-")
+	if i <= 1 || n[0] != '.' {
+		return false
+	}
+	return isTempOf("."+n[1:i]+".git-edit-"+n[i+len(".git-edit-kept-"):], n[1:i])
+}
+
 // noteTemp appends a line to the journal of p's repository (nothing for a
 // Path made by hand). Errors are not fatal: the note is a help for
 // cleaning up after a crash.

@@ -322,8 +322,16 @@ func TestAttackKilledEditsNeverLockASessionForever(t *testing.T) {
 	}
 	unrecorded := fmt.Sprintf("v%d\n", version["b"]-1)
 	editOK("c")
-	if kept := keptFiles(t, dir); len(kept) != 1 || kept[0].of != "b.txt" || kept[0].content != unrecorded {
+	kept := keptFiles(t, dir)
+	if len(kept) != 1 || kept[0].of != "b.txt" || kept[0].content != unrecorded {
 		t.Fatalf("kept after two deaths: %+v, want b.txt's unrecorded %q", kept, unrecorded)
+	}
+	// record leaves the kept file alone: it is git-edit's, not the agent's.
+	if code, out := gitEditProc(t, bin, dir, nil, "", "record", "--session", "b", "--all"); code != 0 {
+		t.Fatalf("record after two deaths: exit %d %s", code, out)
+	}
+	if files := gittest.Git(t, dir, "ls-tree", "-r", "--name-only", "refs/edits/b"); strings.Contains(files, kept[0].name) {
+		t.Fatalf("record took the kept file into the session:\n%s", files)
 	}
 
 	// Randomized.
